@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'cli',
+  preset: '../../jest.preset.js',
+};

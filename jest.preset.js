@@ -1,0 +1,27 @@
+// Shared Jest settings for every project: SWC compiles TypeScript (fast, no type
+// check: `nx typecheck` does that), and workspace packages resolve to their sources
+// through the `@tandem/source` export condition, so tests never need a prior build.
+module.exports = {
+  testEnvironment: 'node',
+  testMatch: ['**/?(*.)+(spec|test).ts'],
+  resolver: '@nx/jest/plugins/resolver',
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/out-tsc/'],
+  testEnvironmentOptions: {
+    customExportConditions: ['@tandem/source', 'node', 'require', 'default'],
+  },
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        swcrc: false,
+        jsc: {
+          target: 'es2023',
+          parser: { syntax: 'typescript' },
+          keepClassNames: true,
+        },
+        sourceMaps: 'inline',
+      },
+    ],
+  },
+};

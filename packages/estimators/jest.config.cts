@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'estimators',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'histogram',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'vpa-api',
+  preset: '../../jest.preset.js',
+};
