@@ -27,6 +27,7 @@ export default [
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
             {
               sourceTag: 'type:e2e',
               onlyDependOnLibsWithTags: ['type:lib', 'type:e2e'],

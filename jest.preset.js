@@ -1,14 +1,17 @@
 // Shared Jest settings for every project: SWC compiles TypeScript (fast, no type
 // check: `nx typecheck` does that), and workspace packages resolve to their sources
 // through the `@tandem/source` export condition, so tests never need a prior build.
+// Tests run as native ES modules (Node's --experimental-vm-modules, set on the Nx test
+// target) because the code is ESM and so is @kubernetes/client-node.
 module.exports = {
   testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
   testMatch: ['**/?(*.)+(spec|test).ts'],
   resolver: '@nx/jest/plugins/resolver',
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/out-tsc/'],
   testEnvironmentOptions: {
-    customExportConditions: ['@tandem/source', 'node', 'require', 'default'],
+    customExportConditions: ['@tandem/source', 'node', 'node-addons'],
   },
   transform: {
     '^.+\\.ts$': [
@@ -20,6 +23,7 @@ module.exports = {
           parser: { syntax: 'typescript' },
           keepClassNames: true,
         },
+        module: { type: 'es6' },
         sourceMaps: 'inline',
       },
     ],

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'tools',
+  preset: '../jest.preset.js',
+};
