@@ -1,1 +1,13 @@
-export const placeholder = 'vpa-api';
+export * from './quantity.js';
+export * from './types.js';
+export * from './container-policy.js';
+export * from './selector.js';
+export type { FieldError, FieldErrorType } from './field-errors.js';
+export * from './validation.js';
+export { CappingAction } from './bounds.js';
+export * from './capping.js';
+export * from './resource-list.js';
+export * from './limit-range.js';
+export * from './limits.js';
+export * from './pod-containers.js';
+export * from './pod-resources.js';

@@ -1,0 +1,205 @@
+import type { ContainerAnnotations } from './capping.js';
+import { capContainerRecommendation } from './container-capping.js';
+import { getContainerPolicy, getControlledValues } from './container-policy.js';
+import { mergeLimitRangeItems } from './limit-range.js';
+import { proportionalLimit } from './limits.js';
+import {
+  currentContainerResources,
+  type CurrentResources,
+} from './pod-containers.js';
+import { capToPodLimitRange } from './pod-limit-range.js';
+import {
+  formatRecommendation,
+  parseRecommendation,
+  type ParsedRecommendation,
+} from './recommendation-values.js';
+import {
+  formatResourceList,
+  parseResourceList,
+  type QuantityMap,
+} from './resource-list.js';
+import {
+  ControlledValues,
+  LimitType,
+  ResourceName,
+  type LimitRange,
+  type Pod,
+  type RecommendedContainerResources,
+  type ResourceList,
+  type VerticalPodAutoscaler,
+} from './types.js';
+
+/** The VPA's recommendation as it applies to one pod (upstream's capping processor output). */
+export interface ProcessedRecommendation {
+  /** One entry per recommended container present in the pod, target/bounds capped. */
+  containerRecommendations: RecommendedContainerResources[];
+  /** Container name → capping annotations of its target; containers without any are absent. */
+  annotations: ContainerAnnotations;
+}
+
+/** What the admission controller or the updater sets on one container. */
+export interface ContainerResources {
+  containerName: string;
+  requests: ResourceList;
+  /** Limits to set; absent when the container's limits are to be left as they are. */
+  limits?: ResourceList;
+  /** Capping annotations, then limit annotations (the items of the `vpaUpdates` annotation). */
+  annotations: string[];
+}
+
+/**
+ * The processed recommendation for a pod (§6.2 step 3), shared by the admission controller
+ * and the updater's priority calculation:
+ * 1. a LimitRange of type Pod scales the containers' values so the pod's totals fit;
+ * 2. per container present in the pod: container LimitRange bounds (keeping the
+ *    limit-to-request ratio), then the VPA policy's minAllowed/maxAllowed, then with
+ *    RequestsOnly the container's current limits.
+ * Current requests and limits come from the container status when reported, else the spec.
+ * Undefined when the VPA has neither a recommendation nor a resource policy.
+ *
+ * `limitRanges` are all LimitRange objects of the pod's namespace; they are merged as
+ * upstream does (lowest max, highest min, last default). Throws `QuantityError` if a
+ * quantity in the inputs is malformed.
+ */
+export function processRecommendationForPod(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[] = [],
+): ProcessedRecommendation | undefined {
+  const processed = processForPod(pod, vpa, limitRanges);
+  if (processed === undefined) return undefined;
+  return {
+    containerRecommendations:
+      processed.recommendations.map(formatRecommendation),
+    annotations: processed.annotations,
+  };
+}
+
+/**
+ * The requests and limits to set per container (§6.2 step 4), in pod order, for containers
+ * that have a processed recommendation; empty when the VPA has no recommendation.
+ * Requests are the processed targets. With RequestsAndLimits (the default) CPU and memory
+ * limits follow the requests in the original limit-to-request ratio (see
+ * `proportionalLimit`); if neither gets a limit, `limits` is absent and no limit annotation
+ * is reported. With RequestsOnly limits are never written.
+ *
+ * For update mode Off, upstream applies none of this (only a startup boost); callers check
+ * the mode. Throws `QuantityError` if a quantity in the inputs is malformed.
+ */
+export function computeContainerResources(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[] = [],
+): ContainerResources[] {
+  if (!vpa.status?.recommendation) return [];
+  const processed = processForPod(pod, vpa, limitRanges);
+  if (processed === undefined) return [];
+  const defaultLimits = parseResourceList(
+    mergeLimitRangeItems(limitRanges, LimitType.Container)?.default,
+  );
+  return pod.spec.containers.flatMap((container) => {
+    const recommendation = processed.recommendations.find(
+      (candidate) => candidate.containerName === container.name,
+    );
+    if (recommendation === undefined) return [];
+    const requests = withoutEmptyName(recommendation.target);
+    const controlledValues = getControlledValues(
+      getContainerPolicy(vpa, container.name),
+    );
+    const limits =
+      controlledValues === ControlledValues.RequestsAndLimits
+        ? proportionalLimits(
+            currentContainerResources(pod, container.name),
+            requests,
+            defaultLimits,
+          )
+        : undefined;
+    return [
+      {
+        containerName: container.name,
+        requests: formatResourceList(requests),
+        ...(limits && { limits: formatResourceList(limits.values) }),
+        annotations: [
+          ...(processed.annotations[container.name] ?? []),
+          ...(limits?.annotations ?? []),
+        ],
+      },
+    ];
+  });
+}
+
+/**
+ * CPU and memory limits in proportion to the new requests, with upstream's notes on each
+ * limit left unset or capped. Undefined when neither resource gets a limit: upstream then
+ * leaves the limits alone and reports nothing.
+ */
+function proportionalLimits(
+  current: CurrentResources,
+  requests: QuantityMap,
+  defaultLimits: QuantityMap,
+): { values: QuantityMap; annotations: string[] } | undefined {
+  const values: QuantityMap = new Map();
+  const annotations: string[] = [];
+  for (const resource of [ResourceName.cpu, ResourceName.memory]) {
+    const original = {
+      request: current.requests.get(resource),
+      limit: current.limits.get(resource),
+      defaultLimit: defaultLimits.get(resource),
+    };
+    const { limit, annotation } = proportionalLimit(
+      resource,
+      original,
+      requests.get(resource),
+    );
+    if (limit !== undefined) values.set(resource, limit);
+    if (annotation !== undefined) annotations.push(annotation);
+  }
+  return values.size > 0 ? { values, annotations } : undefined;
+}
+
+interface ProcessedForPod {
+  recommendations: ParsedRecommendation[];
+  annotations: ContainerAnnotations;
+}
+
+function processForPod(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[],
+): ProcessedForPod | undefined {
+  const recommendation = vpa.status?.recommendation;
+  if (recommendation === undefined && vpa.spec.resourcePolicy === undefined)
+    return undefined;
+  const parsed = (recommendation?.containerRecommendations ?? []).map(
+    parseRecommendation,
+  );
+  const podLimitRange = mergeLimitRangeItems(limitRanges, LimitType.Pod);
+  const containerLimitRange = mergeLimitRangeItems(
+    limitRanges,
+    LimitType.Container,
+  );
+  const podAdjusted = podLimitRange
+    ? capToPodLimitRange(parsed, pod, podLimitRange)
+    : parsed;
+  const annotations: ContainerAnnotations = {};
+  const recommendations = podAdjusted.filter((candidate) =>
+    pod.spec.containers.some(
+      (container) => container.name === candidate.containerName,
+    ),
+  );
+  for (const candidate of recommendations) {
+    const policy = getContainerPolicy(vpa, candidate.containerName);
+    const notes = capContainerRecommendation(candidate, {
+      current: currentContainerResources(pod, candidate.containerName),
+      policy,
+      controlledValues: getControlledValues(policy),
+      containerLimitRange,
+    });
+    if (notes.length > 0) annotations[candidate.containerName] = notes;
+  }
+  return { recommendations, annotations };
+}
+
+function withoutEmptyName(values: QuantityMap): QuantityMap {
+  return new Map([...values].filter(([name]) => name !== ''));
+}
