@@ -1,1 +1,82 @@
-export const x = 1;
+import { readFile } from 'node:fs/promises';
+import {
+  HELP_TEXT,
+  parseCommandLine,
+  UsageError,
+  type Command,
+} from './args.js';
+import { terminalProgress } from './progress.js';
+import { readUsageFile } from './read-usage-file.js';
+import { recommendAll } from './recommend.js';
+import { renderJson, renderTable } from './render.js';
+import { UsageCsvError } from './usage-csv.js';
+
+/** Runs the command line and returns the process exit code (0 ok, 1 bad input, 2 misuse). */
+export async function main(argv: readonly string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`tandem: ${error.message}\n\n${HELP_TEXT}`);
+    return 2;
+  }
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(HELP_TEXT);
+      return 0;
+    case 'version':
+      process.stdout.write(`${await packageVersion()}\n`);
+      return 0;
+    case 'recommend':
+      return recommend(command);
+  }
+}
+
+async function recommend(
+  command: Extract<Command, { kind: 'recommend' }>,
+): Promise<number> {
+  const progress = command.progress
+    ? terminalProgress(`reading ${command.usageFile}`)
+    : undefined;
+  try {
+    const series = await readUsageFile(command.usageFile, progress?.update);
+    progress?.done();
+    const recommendations = recommendAll(series);
+    process.stdout.write(
+      command.output === 'json'
+        ? renderJson(recommendations)
+        : renderTable(recommendations),
+    );
+    return 0;
+  } catch (error) {
+    progress?.done();
+    if (error instanceof UsageCsvError) {
+      process.stderr.write(`tandem: ${command.usageFile}: ${error.message}\n`);
+      return 1;
+    }
+    if (isFileSystemError(error)) {
+      process.stderr.write(
+        `tandem: cannot read ${command.usageFile}: ${error.message}\n`,
+      );
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string'
+  );
+}
+
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as {
+    version: string;
+  };
+  return manifest.version;
+}
