@@ -1,0 +1,55 @@
+import { Bench, type Task } from 'tinybench';
+
+/** Runs one function under tinybench and returns its median latency in milliseconds. */
+export async function medianMs(
+  name: string,
+  fn: () => void,
+  timeMs = 1000,
+): Promise<number> {
+  const bench = new Bench({
+    name,
+    time: timeMs,
+    warmupTime: Math.min(250, timeMs / 4),
+  });
+  bench.add(name, fn);
+  await bench.run();
+  return taskMedianMs(bench.tasks[0]);
+}
+
+function taskMedianMs(task: Task | undefined): number {
+  const result = task?.result;
+  if (result === undefined || result.state !== 'completed') {
+    throw new Error(
+      `benchmark '${task?.name ?? '?'}' did not complete: ${JSON.stringify(result)}`,
+    );
+  }
+  return result.latency.p50;
+}
+
+/** Heap growth, in bytes, caused by what `build` creates and keeps alive. Needs --expose-gc. */
+export function retainedHeapBytes<T>(build: () => T): {
+  bytes: number;
+  value: T;
+} {
+  const collect = globalThis.gc;
+  if (collect === undefined)
+    throw new Error('run the benchmarks with node --expose-gc');
+  collect();
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const value = build();
+  collect();
+  collect();
+  return { bytes: process.memoryUsage().heapUsed - before, value };
+}
+
+/** Median of a few timed runs of something too slow for tinybench's loop (ms). */
+export async function medianOfRuns(
+  runs: number,
+  run: () => Promise<number>,
+): Promise<number> {
+  const timings: number[] = [];
+  for (let i = 0; i < runs; i += 1) timings.push(await run());
+  timings.sort((a, b) => a - b);
+  return timings[Math.floor(timings.length / 2)] ?? Number.NaN;
+}

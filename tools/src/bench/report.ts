@@ -1,0 +1,43 @@
+/** One measured figure and the target it must meet. */
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  target: { comparison: '>=' | '<='; value: number } | undefined;
+}
+
+export function meetsTarget(figure: Figure): boolean {
+  if (figure.target === undefined) return true;
+  return figure.target.comparison === '>='
+    ? figure.value >= figure.target.value
+    : figure.value <= figure.target.value;
+}
+
+/** A plain aligned table: easy to read in a terminal and to paste into docs/benchmarks.md. */
+export function formatFigures(figures: readonly Figure[]): string {
+  const rows = figures.map((figure) => [
+    figure.name,
+    `${formatNumber(figure.value)} ${figure.unit}`,
+    figure.target === undefined
+      ? ''
+      : `${figure.target.comparison} ${formatNumber(figure.target.value)} ${figure.unit}`,
+    figure.target === undefined ? '' : meetsTarget(figure) ? 'ok' : 'MISSED',
+  ]);
+  const table = [['figure', 'measured', 'target', ''], ...rows];
+  const widths = [0, 1, 2, 3].map((column) =>
+    Math.max(...table.map((row) => row[column]?.length ?? 0)),
+  );
+  return table
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function formatNumber(value: number): string {
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  return value.toPrecision(3);
+}

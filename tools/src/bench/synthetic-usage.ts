@@ -1,0 +1,46 @@
+/**
+ * Deterministic synthetic usage for benchmarks: every run sees the same numbers, so
+ * figures differ only by the code and the machine.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  // mulberry32: tiny, fast, and good enough to spread samples over buckets.
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface ContainerUsageProfile {
+  /** Typical CPU use in millicores and memory in bytes; samples vary around them. */
+  cpuMillicores: number;
+  memoryBytes: number;
+}
+
+/** Containers of very different sizes, as on a real cluster (10m..4 cores, 50Mi..8Gi). */
+export function containerProfiles(
+  count: number,
+  random: () => number,
+): ContainerUsageProfile[] {
+  return Array.from({ length: count }, () => ({
+    cpuMillicores: Math.round(10 * Math.pow(400, random())),
+    memoryBytes: Math.round(50 * 1048576 * Math.pow(160, random())),
+  }));
+}
+
+/** A sample around the profile: CPU ±30 %, memory ±10 %. */
+export function usageAround(
+  profile: ContainerUsageProfile,
+  random: () => number,
+): { cpuMillicores: number; memoryBytes: number } {
+  return {
+    cpuMillicores: Math.max(
+      0,
+      Math.round(profile.cpuMillicores * (0.7 + 0.6 * random())),
+    ),
+    memoryBytes: Math.round(profile.memoryBytes * (0.9 + 0.2 * random())),
+  };
+}
