@@ -25,7 +25,7 @@ for arg in "$@"; do
   case "$arg" in
     --print-bin-dir) print_bin_dir=true ;;
     --force) force=true ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -105,7 +105,7 @@ run_step() {
   t1=$(date +%s.%N)
   local dt
   dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}')
-  printf '%-16s %-10s %8ss\n' "$current_component" "$name" "$dt" >>"$TIMES.new"
+  printf '%-20s %-13s %8ss\n' "$current_component" "$name" "$dt" >>"$TIMES.new"
   log "  $current_component: $name done in ${dt}s"
 }
 
@@ -275,7 +275,7 @@ for c in kubernetes etcd kwok; do
 done
 cat "$TIMES.new" >>"$TIMES"
 rm -f "$TIMES.new"
-printf '%-16s %-10s %8ss  (%s)\n' total all "$(( $(date +%s) - t_start ))" "$(date -u +%FT%TZ)" >>"$TIMES"
+printf '%-20s %-13s %8ss  (%s)\n' total all "$(( $(date +%s) - t_start ))" "$(date -u +%FT%TZ)" >>"$TIMES"
 tandem_cp_stamp_content "$KEY" >"$STAMP"
 log "done in $(( $(date +%s) - t_start ))s; binaries in $BIN"
 log "timings: $TIMES"

@@ -5,6 +5,11 @@
 # Every version can be overridden from the environment, but the defaults are
 # the pins the e2e suites are verified against (see VERIFIED.md).
 
+# Go's standard install location, for shells (CI) whose PATH lacks it.
+if ! command -v go >/dev/null 2>&1 && [[ -x /usr/local/go/bin/go ]]; then
+  PATH=/usr/local/go/bin:$PATH
+fi
+
 # Newest v1.34 patch that `go list -m -versions k8s.io/kubernetes` lists
 # through the module proxy this project can reach.
 : "${TANDEM_K8S_VERSION:=v1.34.4}"
