@@ -1,0 +1,117 @@
+import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import type { KubeClients } from './kube.ts';
+import { waitFor } from './wait.ts';
+
+export interface DeploymentSpec {
+  name: string;
+  replicas: number;
+  cpuRequest: string;
+  memoryRequest: string;
+  /** Simulated usage every new pod starts with (kwok's usage annotations). */
+  initialUsage?: { cpu: string; memory: string };
+}
+
+/** A one-container Deployment whose pods kwok runs on its fake nodes. */
+export async function createDeployment(
+  kube: KubeClients,
+  namespace: string,
+  spec: DeploymentSpec,
+): Promise<V1Deployment> {
+  const labels = { app: spec.name };
+  const annotations =
+    spec.initialUsage === undefined
+      ? undefined
+      : {
+          'kwok.x-k8s.io/usage-cpu': spec.initialUsage.cpu,
+          'kwok.x-k8s.io/usage-memory': spec.initialUsage.memory,
+        };
+  return kube.apps.createNamespacedDeployment({
+    namespace,
+    body: {
+      metadata: { name: spec.name, labels },
+      spec: {
+        replicas: spec.replicas,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels, annotations },
+          spec: {
+            // Fake nodes only (label set by both cluster paths): on kind the real node must
+            // not try to pull this image.
+            nodeSelector: { type: 'kwok' },
+            containers: [
+              {
+                name: 'app',
+                image: 'registry.invalid/tandem-demo:1',
+                resources: {
+                  requests: {
+                    cpu: spec.cpuRequest,
+                    memory: spec.memoryRequest,
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
+    },
+  });
+}
+
+export async function listPods(
+  kube: KubeClients,
+  namespace: string,
+  app: string,
+): Promise<V1Pod[]> {
+  const list = await kube.core.listNamespacedPod({
+    namespace,
+    labelSelector: `app=${app}`,
+  });
+  return list.items.filter(
+    (pod) => pod.metadata?.deletionTimestamp === undefined,
+  );
+}
+
+function isRunningAndReady(pod: V1Pod): boolean {
+  const ready = pod.status?.conditions?.some(
+    (condition) => condition.type === 'Ready' && condition.status === 'True',
+  );
+  return pod.status?.phase === 'Running' && ready === true;
+}
+
+/** Waits until exactly `count` live pods of the app are Running and Ready. */
+export async function waitForRunningPods(
+  kube: KubeClients,
+  namespace: string,
+  app: string,
+  count: number,
+  timeoutMs = 60_000,
+): Promise<V1Pod[]> {
+  const describe = async () =>
+    (await listPods(kube, namespace, app))
+      .map(
+        (pod) =>
+          `${pod.metadata?.name}:${pod.status?.phase}${isRunningAndReady(pod) ? '/ready' : ''}@${pod.spec?.nodeName ?? 'unscheduled'}`,
+      )
+      .join(', ') || 'no pods';
+  return waitFor(
+    `${count} running pod(s) of ${namespace}/${app}`,
+    async () => {
+      const pods = await listPods(kube, namespace, app);
+      return pods.length === count && pods.every(isRunningAndReady)
+        ? pods
+        : undefined;
+    },
+    { timeoutMs },
+    describe,
+  );
+}
+
+/** Creates the Deployment and waits until all its replicas run: most suites' first step. */
+export async function runDeployment(
+  kube: KubeClients,
+  namespace: string,
+  spec: DeploymentSpec,
+): Promise<V1Pod[]> {
+  await createDeployment(kube, namespace, spec);
+  return waitForRunningPods(kube, namespace, spec.name, spec.replicas);
+}

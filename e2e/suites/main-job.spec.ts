@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  KubeConfig,
+  AppsV1Api,
+  AutoscalingV2Api,
+} from '@kubernetes/client-node';
+import { isLocalCluster } from '../harness/cluster-env.ts';
+import { waitFor } from '../harness/wait.ts';
+
+const demo = resolve(import.meta.dirname, '..', 'demo', 'main.ts');
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+/** Collects a child's stdout, and its stderr for the failure message. */
+function captureOutput(child: ChildProcess): {
+  stdout: () => string;
+  stderr: () => string;
+} {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return { stdout: () => stdout, stderr: () => stderr };
+}
+
+describeLocal('npm start (the main job)', () => {
+  it('brings up its own control plane with the demo workload, and tears everything down on Ctrl-C', async () => {
+    const child = spawn(process.execPath, [demo], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const { stdout: output, stderr } = captureOutput(child);
+    const exited = new Promise<number | null>((resolveExit) =>
+      child.on('exit', resolveExit),
+    );
+    try {
+      await waitFor(
+        'the demo to report ready',
+        async () => (output().includes('demo ready\n') ? true : undefined),
+        {
+          timeoutMs: 120_000,
+        },
+        async () =>
+          `stdout: ${output().slice(-300)} stderr: ${stderr().slice(-500)}`,
+      );
+
+      const kubeconfig = /export KUBECONFIG=(\S+)/.exec(output())?.[1];
+      expect(kubeconfig).toBeDefined();
+      const config = new KubeConfig();
+      config.loadFromFile(kubeconfig ?? '');
+      const apps = config.makeApiClient(AppsV1Api);
+      const autoscaling = config.makeApiClient(AutoscalingV2Api);
+      await waitFor('the demo Deployment to have ready replicas', async () => {
+        const deployment = await apps.readNamespacedDeployment({
+          namespace: 'tandem-demo',
+          name: 'demo-web',
+        });
+        return (deployment.status?.readyReplicas ?? 0) >= 1
+          ? deployment
+          : undefined;
+      });
+      const hpa = await autoscaling.readNamespacedHorizontalPodAutoscaler({
+        namespace: 'tandem-demo',
+        name: 'demo-web',
+      });
+      expect(hpa.spec.scaleTargetRef.name).toBe('demo-web');
+
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(output()).toContain('stopped; nothing left running.');
+      expect(existsSync(dirname(kubeconfig ?? ''))).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
