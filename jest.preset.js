@@ -4,6 +4,10 @@
 // Tests run as native ES modules (Node's --experimental-vm-modules, set on the Nx test
 // target) because the code is ESM and so is @kubernetes/client-node.
 module.exports = {
+  reporters: [
+    'default',
+    require('node:path').join(__dirname, 'tools', 'jest-summary-reporter.cjs'),
+  ],
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   testMatch: ['**/?(*.)+(spec|test).ts'],
