@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CLUSTER_ENV } from '../harness/cluster-env.ts';
 import { kubeClients } from '../harness/kube.ts';
 import { startLocalControlPlane } from '../harness/local-control-plane.ts';
+import { installTandemCrds } from '../harness/manifests.ts';
 import { setPodUsage } from '../harness/usage.ts';
 import { createDeployment, listPods } from '../harness/workloads.ts';
 import { demoUsage } from './load-profile.ts';
@@ -30,6 +31,7 @@ process.on('SIGTERM', () => void shutDown('SIGTERM'));
 
 process.env[CLUSTER_ENV.kubeconfig] = controlPlane.kubeconfig;
 const kube = kubeClients();
+await installTandemCrds(kube);
 await kube.core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
 await createDeployment(kube, NAMESPACE, {
   name: APP,
@@ -59,16 +61,33 @@ await kube.autoscaling.createNamespacedHorizontalPodAutoscaler({
   },
 });
 
+// The VPA Tandem's recommender will fill in; until it runs, the object shows the API works.
+await kube.customObjects.createNamespacedCustomObject({
+  group: 'autoscaling.k8s.io',
+  version: 'v1',
+  namespace: NAMESPACE,
+  plural: 'verticalpodautoscalers',
+  body: {
+    apiVersion: 'autoscaling.k8s.io/v1',
+    kind: 'VerticalPodAutoscaler',
+    metadata: { name: APP },
+    spec: {
+      targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: APP },
+      updatePolicy: { updateMode: 'InPlaceOrRecreate' },
+    },
+  },
+});
+
 const kubectl = controlPlane.env.get('TANDEM_CP_KUBECTL') ?? 'kubectl';
 process.stdout.write(`
 Tandem demo is running (Ctrl-C stops it and cleans up).
 
   export KUBECONFIG=${controlPlane.kubeconfig}
-  ${kubectl} get hpa,pods -n ${NAMESPACE} -w
+  ${kubectl} get vpa,hpa,pods -n ${NAMESPACE} -w
   ${kubectl} top pods -n ${NAMESPACE}
 
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
-kwok, metrics-server) and the demo Deployment ${NAMESPACE}/${APP} with a native HPA (60 % CPU),
+kwok, metrics-server) and the demo Deployment ${NAMESPACE}/${APP} with a VPA and a native HPA (60 % CPU),
 under a load that swings between 50m and 250m per pod every five minutes.
 Tandem's recommender, updater, admission webhook and metrics adapter join here as they land.
 `);

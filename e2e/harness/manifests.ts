@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   ApiextensionsV1Api,
   loadAllYaml,
@@ -115,4 +115,20 @@ export async function applyCustomResourceDefinition(
       { timeoutMs },
     );
   return established;
+}
+
+/** The CRD files Tandem ships (`deploy/crds/*.yaml`), in a stable order. */
+export function tandemCrdFiles(): string[] {
+  const directory = join(DEPLOY_DIR, 'crds');
+  return readdirSync(directory)
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => join(directory, file));
+}
+
+/** Installs (or updates) every CRD Tandem ships and waits until each is served. */
+export async function installTandemCrds(kube: KubeClients): Promise<void> {
+  for (const file of tandemCrdFiles())
+    for (const crd of loadCustomResourceDefinitions(file))
+      await applyCustomResourceDefinition(kube, crd);
 }

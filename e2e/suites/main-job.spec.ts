@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
-  KubeConfig,
   AppsV1Api,
   AutoscalingV2Api,
+  CustomObjectsApi,
+  KubeConfig,
 } from '@kubernetes/client-node';
 import { isLocalCluster } from '../harness/cluster-env.ts';
 import { waitFor } from '../harness/wait.ts';
@@ -64,6 +65,16 @@ describeLocal('npm start (the main job)', () => {
         name: 'demo-web',
       });
       expect(hpa.spec.scaleTargetRef.name).toBe('demo-web');
+      const vpa = (await config
+        .makeApiClient(CustomObjectsApi)
+        .getNamespacedCustomObject({
+          group: 'autoscaling.k8s.io',
+          version: 'v1',
+          namespace: 'tandem-demo',
+          plural: 'verticalpodautoscalers',
+          name: 'demo-web',
+        })) as { spec: { targetRef: { name: string } } };
+      expect(vpa.spec.targetRef.name).toBe('demo-web');
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);

@@ -8,6 +8,7 @@ import { httpStatusOf } from '../harness/kube.ts';
 import {
   DEPLOY_DIR,
   applyCustomResourceDefinition,
+  installTandemCrds,
   loadCustomResourceDefinitions,
 } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
@@ -16,10 +17,7 @@ const GROUP = 'autoscaling.k8s.io';
 const VERSION = 'v1';
 const VPAS = 'verticalpodautoscalers';
 const CHECKPOINTS = 'verticalpodautoscalercheckpoints';
-const CRD_FILES = [
-  join(DEPLOY_DIR, 'crds', 'verticalpodautoscalers.yaml'),
-  join(DEPLOY_DIR, 'crds', 'verticalpodautoscalercheckpoints.yaml'),
-];
+const VPA_CRD_FILE = join(DEPLOY_DIR, 'crds', 'verticalpodautoscalers.yaml');
 
 type Json = Record<string, unknown>;
 
@@ -28,9 +26,7 @@ const extensions = kube.config.makeApiClient(ApiextensionsV1Api);
 let namespace: string;
 beforeAll(async () => {
   namespace = currentNamespace();
-  for (const file of CRD_FILES)
-    for (const crd of loadCustomResourceDefinitions(file))
-      await applyCustomResourceDefinition(kube, crd);
+  await installTandemCrds(kube);
 });
 
 /**
@@ -481,7 +477,7 @@ describe('the VerticalPodAutoscaler and checkpoint CRDs (deploy/crds)', () => {
       withV1beta2: boolean,
       resourceVersion?: string,
     ): V1CustomResourceDefinition {
-      const [ours] = loadCustomResourceDefinitions(CRD_FILES[0] ?? '');
+      const [ours] = loadCustomResourceDefinitions(VPA_CRD_FILE);
       if (ours === undefined) throw new Error('no VPA CRD in deploy/crds');
       return {
         ...ours,
