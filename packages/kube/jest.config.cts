@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'kube',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,37 @@
+import { describeError, httpStatusOf, isGone } from './api-errors.js';
+
+describe('API errors', () => {
+  it('reads the status of an ApiException (code), a watch error (statusCode) and a Status', () => {
+    expect(httpStatusOf(Object.assign(new Error('x'), { code: 409 }))).toBe(
+      409,
+    );
+    expect(
+      httpStatusOf(Object.assign(new Error('Gone'), { statusCode: 410 })),
+    ).toBe(410);
+    expect(httpStatusOf({ kind: 'Status', code: 410 })).toBe(410);
+    expect(httpStatusOf(new Error('ECONNRESET'))).toBeUndefined();
+    expect(httpStatusOf(null)).toBeUndefined();
+    // AbortSignal.timeout() rejects with a DOMException whose legacy code is 23.
+    expect(
+      httpStatusOf(
+        new DOMException(
+          'The operation was aborted due to timeout',
+          'TimeoutError',
+        ),
+      ),
+    ).toBeUndefined();
+  });
+
+  it('recognizes 410 Gone', () => {
+    expect(isGone({ code: 410 })).toBe(true);
+    expect(isGone({ code: 500 })).toBe(false);
+  });
+
+  it('describes an error on one line with its status', () => {
+    const error = Object.assign(new Error('HTTP-Code: 500\nMessage: boom'), {
+      code: 500,
+    });
+    expect(describeError(error)).toBe('HTTP 500: HTTP-Code: 500');
+    expect(describeError('plain')).toBe('plain');
+  });
+});
