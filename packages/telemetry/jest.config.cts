@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'telemetry',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,41 @@
+export {
+  startTelemetry,
+  type Telemetry,
+  type TelemetryOptions,
+} from './telemetry.js';
+export { inSpan } from './in-span.js';
+export {
+  startOpsServer,
+  type HealthCheck,
+  type OpsServer,
+  type OpsServerOptions,
+} from './ops-server.js';
+export {
+  combineHealth,
+  cycleHealth,
+  DEFAULT_MAX_INTERVALS,
+  healthy,
+  unhealthy,
+  type CycleHealthInput,
+  type HealthReport,
+} from './health.js';
+export {
+  createLogger,
+  logLevelFromEnv,
+  type Logger,
+  type LoggerOptions,
+} from './logger.js';
+export {
+  Counter,
+  createRegistry,
+  Gauge,
+  Histogram,
+  Registry,
+} from './metrics.js';
+export {
+  batchOptionsFromEnv,
+  kubernetesAttributes,
+  otlpTracesUrl,
+  type BatchOptions,
+  type Env,
+} from './tracing.js';
