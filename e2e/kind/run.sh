@@ -52,19 +52,22 @@ kubectl -n kube-system patch deployment metrics-server --type=json -p '[
   {"op": "add", "path": "/spec/template/spec/containers/0/args/-", "value": "--metric-resolution=10s"}]'
 kubectl -n kube-system rollout status deployment/metrics-server --timeout=180s
 
-# Each app that ships an image: build it at the app's own version and load it into kind.
-for dockerfile in "$ROOT"/apps/*/Dockerfile; do
-  [[ -e $dockerfile ]] || continue
-  app=$(basename "$(dirname "$dockerfile")")
-  version=$(node -p "require('$ROOT/apps/$app/package.json').version")
+# Every app as an image, built from the one shared recipe at the app's own version.
+for manifest in "$ROOT"/apps/*/package.json; do
+  app=$(basename "$(dirname "$manifest")")
+  version=$(node -p "require('$manifest').version")
+  entry=$(node -p "Object.values(require('$manifest').bin ?? {})[0] ?? ''")
+  [[ -n $entry ]] || continue
   log "building image tandem/$app:$version"
-  docker build -t "tandem/$app:$version" -f "$dockerfile" "$ROOT"
+  docker build -f "$ROOT/deploy/app.Dockerfile" --build-arg "APP=$app" --build-arg "ENTRY=$entry" \
+    -t "tandem/$app:$version" "$ROOT"
   kind load docker-image --name "$CLUSTER" "tandem/$app:$version"
 done
-if compgen -G "$ROOT/deploy/*.yaml" >/dev/null || compgen -G "$ROOT/deploy/*/*.yaml" >/dev/null; then
-  log "applying deploy/"
-  kubectl apply -R -f "$ROOT/deploy/"
-fi
+# The suites start Tandem's apps themselves (as on the local path), so only the CRDs are
+# applied here; the images above prove the apps build and are loaded for manual use of
+# deploy/<app>/.
+log "applying deploy/crds"
+kubectl apply -f "$ROOT/deploy/crds/"
 
 log "running the e2e suites against kind"
 cd "$ROOT"

@@ -1,0 +1,292 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { describeError } from '@tandem/kube';
+import { inSpan, type Logger } from '@tandem/telemetry';
+import type { Pod, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import type { Span, Tracer } from '@opentelemetry/api';
+import type { ContainerUsage } from './metrics-source.js';
+import {
+  checkpointsForVpa,
+  type ClusterModel,
+  computeVpaStatus,
+  objectKey,
+  type ObservedOom,
+  podSnapshotFromPod,
+  statusChanged,
+  vpaSelection,
+  type VpaSelectionOptions,
+  type VpaTarget,
+} from './model/index.js';
+import type { RecommenderMetrics } from './recommender-metrics.js';
+import type { VpaStore } from './vpa-store.js';
+
+const GC_INTERVAL_MS = 3_600_000;
+
+/** Everything one cycle reads from and writes to; main.ts wires the real ones. */
+export interface CycleContext {
+  model: ClusterModel;
+  selection: VpaSelectionOptions;
+  listVpas: () => VerticalPodAutoscaler[];
+  listPods: () => V1Pod[];
+  resolveTarget: (vpa: VerticalPodAutoscaler) => Promise<VpaTarget>;
+  loadMetrics: () => Promise<{ usages: ContainerUsage[]; skipped: number }>;
+  takeOoms: () => ObservedOom[];
+  store: VpaStore;
+  tracer: Tracer;
+  logger: Logger;
+  metrics: RecommenderMetrics;
+  /** When garbage collection last ran (undefined: never, so the first cycle runs it). */
+  lastGcMs: number | undefined;
+}
+
+export interface CycleSummary {
+  vpas: number;
+  pods: number;
+  samples: number;
+  statusWrites: number;
+  checkpointWrites: number;
+  errors: number;
+}
+
+/**
+ * One recommender cycle, upstream's steps in upstream's order, each in its own span and
+ * latency bucket. A failure touching one object is logged, counted and skipped; only a
+ * failure that leaves the step without input (e.g. the metrics API is down) ends the step,
+ * and the model keeps all history either way.
+ */
+export async function runCycle(
+  context: CycleContext,
+  nowMs: number,
+): Promise<CycleSummary> {
+  const summary: CycleSummary = {
+    vpas: 0,
+    pods: 0,
+    samples: 0,
+    statusWrites: 0,
+    checkpointWrites: 0,
+    errors: 0,
+  };
+  const recover = (
+    kind: string,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ) => {
+    summary.errors += 1;
+    context.metrics.recoveredErrors.inc({ kind });
+    context.logger.warn({ kind, ...fields }, message);
+  };
+  const step = <T>(name: string, work: (span: Span) => Promise<T>) => {
+    const stopTimer = context.metrics.executionLatency.startTimer({
+      step: name,
+    });
+    return inSpan(context.tracer, name, {}, work).finally(() => stopTimer());
+  };
+  const stopTotal = context.metrics.executionLatency.startTimer({
+    step: 'total',
+  });
+
+  await inSpan(context.tracer, 'recommender.cycle', {}, async (root) => {
+    await step('LoadVPAs', async (span) => {
+      summary.vpas = await loadVpas(context, recover);
+      span.setAttribute('vpas', summary.vpas);
+    });
+    await step('LoadPods', async (span) => {
+      summary.pods = loadPods(context, nowMs, recover);
+      span.setAttribute('pods', summary.pods);
+    });
+    await step('LoadMetrics', async (span) => {
+      summary.samples = await loadMetrics(context, recover);
+      span.setAttribute('samples', summary.samples);
+    });
+    await step('UpdateVPAs', async (span) => {
+      summary.statusWrites = await updateVpas(context, nowMs, recover);
+      span.setAttribute('writes', summary.statusWrites);
+    });
+    await step('MaintainCheckpoints', async (span) => {
+      summary.checkpointWrites = await maintainCheckpoints(
+        context,
+        nowMs,
+        recover,
+      );
+      span.setAttribute('writes', summary.checkpointWrites);
+    });
+    await step('GarbageCollect', async (span) => {
+      if (
+        context.lastGcMs !== undefined &&
+        nowMs - context.lastGcMs < GC_INTERVAL_MS
+      )
+        return;
+      context.lastGcMs = nowMs;
+      span.setAttribute('removed', context.model.garbageCollect(nowMs));
+    });
+    root.setAttributes({ ...summary });
+  });
+  stopTotal();
+  context.metrics.aggregateContainerStates.set(context.model.aggregateCount);
+  return summary;
+}
+
+type Recover = (
+  kind: string,
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+/** Links every VPA this recommender handles to its target's pods; exported for start-up. */
+export async function loadVpas(
+  context: CycleContext,
+  recover: Recover,
+): Promise<number> {
+  const selected = vpaSelection(context.listVpas(), context.selection);
+  const keys: string[] = [];
+  for (const vpa of selected) {
+    const key = objectKey(
+      vpa.metadata?.namespace ?? '',
+      vpa.metadata?.name ?? '',
+    );
+    keys.push(key);
+    const result = context.model.upsertVpa(
+      vpa,
+      await context.resolveTarget(vpa),
+    );
+    if (!result.ok)
+      recover('vpa', `VPA ${key} not loaded: ${result.error.message}`, {
+        vpa: key,
+      });
+  }
+  context.model.removeVpasNotIn(keys);
+  return keys.length;
+}
+
+function loadPods(
+  context: CycleContext,
+  nowMs: number,
+  recover: Recover,
+): number {
+  const keys: string[] = [];
+  for (const pod of context.listPods()) {
+    const snapshot = podSnapshotFromPod(pod as Pod);
+    if (!snapshot.ok) {
+      recover('pod', `pod skipped: ${snapshot.error.message}`);
+      continue;
+    }
+    if (context.model.upsertPod(snapshot.snapshot, nowMs)) {
+      keys.push(objectKey(snapshot.snapshot.namespace, snapshot.snapshot.name));
+    }
+  }
+  context.model.removePodsNotIn(keys);
+  return keys.length;
+}
+
+async function loadMetrics(
+  context: CycleContext,
+  recover: Recover,
+): Promise<number> {
+  let samples = 0;
+  try {
+    const { usages, skipped } = await context.loadMetrics();
+    context.metrics.metricServerResponses.inc({
+      is_error: 'false',
+      client_name: 'metrics.k8s.io',
+    });
+    if (skipped > 0)
+      recover(
+        'metrics',
+        `${skipped} container metrics with unparseable quantities skipped`,
+      );
+    for (const usage of usages) {
+      const { namespace, pod, container, timeMs } = usage;
+      // Unknown pods (not tracked, e.g. memory saver) and repeated samples are normal here.
+      if (
+        context.model.addSample(namespace, pod, container, {
+          timeMs,
+          resource: 'cpu',
+          usage: usage.cpuMillicores,
+        }).ok
+      )
+        samples += 1;
+      context.model.addSample(namespace, pod, container, {
+        timeMs,
+        resource: 'memory',
+        usage: usage.memoryBytes,
+      });
+    }
+  } catch (error) {
+    context.metrics.metricServerResponses.inc({
+      is_error: 'true',
+      client_name: 'metrics.k8s.io',
+    });
+    recover(
+      'metrics',
+      `metrics.k8s.io unavailable, no samples this cycle: ${describeError(error)}`,
+    );
+  }
+  for (const oom of context.takeOoms()) {
+    const result = context.model.recordOom(
+      oom.namespace,
+      oom.podName,
+      oom.containerName,
+      oom.timeMs,
+      oom.memoryBytes,
+    );
+    if (!result.ok)
+      recover(
+        'oom',
+        `OOM of ${oom.namespace}/${oom.podName}/${oom.containerName} not recorded: ${result.error.message}`,
+      );
+  }
+  return samples;
+}
+
+async function updateVpas(
+  context: CycleContext,
+  nowMs: number,
+  recover: Recover,
+): Promise<number> {
+  let writes = 0;
+  context.metrics.vpaObjects.reset();
+  for (const key of context.model.vpaKeys()) {
+    const tracked = context.model.vpa(key);
+    const status = computeVpaStatus(context.model, key, { nowMs });
+    if (tracked === undefined || status === undefined) continue;
+    context.metrics.vpaObjects.inc({
+      has_recommendation: String(
+        (status.recommendation?.containerRecommendations?.length ?? 0) > 0,
+      ),
+      unsupported_config: String(tracked.unsupportedReason !== undefined),
+    });
+    if (!statusChanged(tracked.object.status, status)) continue;
+    try {
+      await context.store.writeStatus(tracked.namespace, tracked.name, status);
+      writes += 1;
+    } catch (error) {
+      recover(
+        'status-write',
+        `status of VPA ${key} not written: ${describeError(error)}`,
+        { vpa: key },
+      );
+    }
+  }
+  return writes;
+}
+
+async function maintainCheckpoints(
+  context: CycleContext,
+  nowMs: number,
+  recover: Recover,
+): Promise<number> {
+  let writes = 0;
+  for (const key of context.model.vpaKeys()) {
+    for (const checkpoint of checkpointsForVpa(context.model, key, nowMs)) {
+      try {
+        await context.store.writeCheckpoint(checkpoint);
+        writes += 1;
+      } catch (error) {
+        recover(
+          'checkpoint-write',
+          `checkpoint ${checkpoint.metadata?.name} of VPA ${key} not written: ${describeError(error)}`,
+        );
+      }
+    }
+  }
+  return writes;
+}

@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+
+/** The recommender's settings: upstream's flag names and defaults where one exists. */
+export interface RecommenderFlags {
+  kubeconfig: string | undefined;
+  recommenderName: string;
+  recommenderIntervalMs: number;
+  checkpointsGcIntervalMs: number;
+  /** host:port of the ops server (/metrics, /healthz, /readyz); port 0 picks a free one. */
+  address: { host: string; port: number };
+  memorySaver: boolean;
+  vpaObjectNamespace: string | undefined;
+  ignoredVpaObjectNamespaces: string[];
+  leaderElect: boolean;
+  leaderElectResourceName: string;
+  leaderElectResourceNamespace: string;
+}
+
+export class FlagError extends Error {
+  override name = 'FlagError';
+}
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
+
+/** A Go-style duration (`90s`, `1m30s`, `1h`, `500ms`) in milliseconds. */
+export function parseDuration(text: string, flag: string): number {
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  const consumed = parts.map((part) => part[0]).join('');
+  if (parts.length === 0 || consumed !== text) {
+    throw new FlagError(
+      `--${flag}: '${text}' is not a duration such as 30s, 1m or 1h30m`,
+    );
+  }
+  const ms = parts.reduce(
+    (sum, [, value, unit]) =>
+      sum + Number(value) * (DURATION_UNITS_MS[unit ?? ''] ?? 0),
+    0,
+  );
+  if (ms <= 0) throw new FlagError(`--${flag} must be positive, got '${text}'`);
+  return ms;
+}
+
+function parseAddress(text: string): { host: string; port: number } {
+  const match = /^(.*):(\d{1,5})$/.exec(text);
+  const port = Number(match?.[2]);
+  if (match === null || port > 65535)
+    throw new FlagError(`--address: '${text}' is not host:port (e.g. :8942)`);
+  return { host: match[1] === '' ? '0.0.0.0' : (match[1] ?? ''), port };
+}
+
+export function parseFlags(argv: readonly string[]): RecommenderFlags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      options: {
+        kubeconfig: { type: 'string' },
+        'recommender-name': { type: 'string', default: 'default' },
+        'recommender-interval': { type: 'string', default: '1m' },
+        'checkpoints-gc-interval': { type: 'string', default: '10m' },
+        address: { type: 'string', default: ':8942' },
+        'memory-saver': { type: 'boolean', default: false },
+        'vpa-object-namespace': { type: 'string', default: '' },
+        'ignored-vpa-object-namespaces': { type: 'string', default: '' },
+        'leader-elect': { type: 'string', default: 'false' },
+        'leader-elect-resource-name': {
+          type: 'string',
+          default: 'vpa-recommender-lease',
+        },
+        'leader-elect-resource-namespace': {
+          type: 'string',
+          default: 'kube-system',
+        },
+      },
+    }));
+  } catch (error) {
+    throw new FlagError((error as Error).message);
+  }
+  const ignored = values['ignored-vpa-object-namespaces']
+    .split(',')
+    .filter((name) => name !== '');
+  const only = values['vpa-object-namespace'];
+  if (only !== '' && ignored.length > 0) {
+    throw new FlagError(
+      '--vpa-object-namespace and --ignored-vpa-object-namespaces are mutually exclusive',
+    );
+  }
+  if (!['true', 'false'].includes(values['leader-elect'])) {
+    throw new FlagError(
+      `--leader-elect must be true or false, got '${values['leader-elect']}'`,
+    );
+  }
+  return {
+    kubeconfig: values.kubeconfig,
+    recommenderName: values['recommender-name'],
+    recommenderIntervalMs: parseDuration(
+      values['recommender-interval'],
+      'recommender-interval',
+    ),
+    checkpointsGcIntervalMs: parseDuration(
+      values['checkpoints-gc-interval'],
+      'checkpoints-gc-interval',
+    ),
+    address: parseAddress(values.address),
+    memorySaver: values['memory-saver'],
+    vpaObjectNamespace: only === '' ? undefined : only,
+    ignoredVpaObjectNamespaces: ignored,
+    leaderElect: values['leader-elect'] === 'true',
+    leaderElectResourceName: values['leader-elect-resource-name'],
+    leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
+  };
+}

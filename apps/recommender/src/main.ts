@@ -1,0 +1,258 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import {
+  backoffDelayMs,
+  describeError,
+  LeaderElector,
+  ListWatchCache,
+  loadKubeConfig,
+} from '@tandem/kube';
+import {
+  cycleHealth,
+  startOpsServer,
+  startTelemetry,
+  unhealthy,
+  healthy,
+} from '@tandem/telemetry';
+import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
+import { loadVpas, runCycle, type CycleContext } from './cycle.js';
+import { FlagError, parseFlags } from './flags.js';
+import { podMetricsSource } from './metrics-source.js';
+import {
+  ClusterModel,
+  objectKey,
+  oomsFromPodUpdate,
+  type ObservedOom,
+  type ObservedPod,
+} from './model/index.js';
+import { recommenderMetrics } from './recommender-metrics.js';
+import { targetResolver } from './target-resolver.js';
+import { vpaStore } from './vpa-store.js';
+
+/** Runs the recommender until SIGTERM/SIGINT; returns the exit code. */
+export async function main(
+  argv: readonly string[],
+  version: string,
+): Promise<number> {
+  let flags;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`tandem-recommender: ${error.message}\n`);
+    return 2;
+  }
+  const telemetry = startTelemetry({
+    serviceName: 'tandem-recommender',
+    serviceVersion: version,
+  });
+  const { logger } = telemetry;
+  const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  const namespace = flags.vpaObjectNamespace;
+  const customObjects = kubeConfig.makeApiClient(CustomObjectsApi);
+  const core = kubeConfig.makeApiClient(CoreV1Api);
+  const onCacheError = (what: string) => (error: unknown) =>
+    logger.warn({ cache: what }, `cache recovered: ${describeError(error)}`);
+
+  const vpaPath = namespace === undefined ? '' : `/namespaces/${namespace}`;
+  const vpas = new ListWatchCache<KubernetesObject>({
+    path: `/apis/autoscaling.k8s.io/v1${vpaPath}/verticalpodautoscalers`,
+    list: async () => {
+      const base = {
+        group: 'autoscaling.k8s.io',
+        version: 'v1',
+        plural: 'verticalpodautoscalers',
+      };
+      const list =
+        namespace === undefined
+          ? await customObjects.listClusterCustomObject(base)
+          : await customObjects.listNamespacedCustomObject({
+              ...base,
+              namespace,
+            });
+      return list as KubernetesListObject<KubernetesObject>;
+    },
+    kubeConfig,
+    onError: onCacheError('vpas'),
+  });
+  // Pending pods have no usage yet and are left out, as upstream's pod informer does.
+  const fieldSelector = 'status.phase!=Pending';
+  const pods = new ListWatchCache<V1Pod>({
+    path:
+      namespace === undefined
+        ? '/api/v1/pods'
+        : `/api/v1/namespaces/${namespace}/pods`,
+    fieldSelector,
+    list: () =>
+      namespace === undefined
+        ? core.listPodForAllNamespaces({ fieldSelector })
+        : core.listNamespacedPod({ namespace, fieldSelector }),
+    kubeConfig,
+    onError: onCacheError('pods'),
+  });
+  const ooms: ObservedOom[] = [];
+  pods.onEvent((event) => {
+    if (event.type === 'update')
+      ooms.push(
+        ...oomsFromPodUpdate(
+          event.previous as ObservedPod,
+          event.object as ObservedPod,
+        ),
+      );
+  });
+
+  const metrics = recommenderMetrics(telemetry.metrics);
+  const store = vpaStore(kubeConfig);
+  const context: CycleContext = {
+    model: new ClusterModel({ memorySaver: flags.memorySaver }),
+    selection: {
+      recommenderName: flags.recommenderName,
+      namespace,
+      ignoredNamespaces: flags.ignoredVpaObjectNamespaces,
+    },
+    // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
+    listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
+    listPods: () => pods.list(),
+    resolveTarget: targetResolver(kubeConfig),
+    loadMetrics: podMetricsSource(kubeConfig, namespace),
+    takeOoms: () => ooms.splice(0),
+    store,
+    tracer: telemetry.tracer,
+    logger,
+    metrics,
+    lastGcMs: undefined,
+  };
+
+  const startedMs = Date.now();
+  let lastSuccessMs: number | undefined;
+  const ops = await startOpsServer({
+    ...flags.address,
+    registry: telemetry.metrics,
+    health: () =>
+      cycleHealth({
+        nowMs: Date.now(),
+        lastSuccessMs,
+        startedMs,
+        intervalMs: flags.recommenderIntervalMs,
+      }),
+    readiness: () =>
+      vpas.status().hasSynced && pods.status().hasSynced
+        ? healthy
+        : unhealthy('caches not synced yet'),
+  });
+  logger.info({ url: ops.url }, 'ops server listening');
+
+  const stopping = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => stopping.abort());
+
+  await Promise.all([vpas.start(), pods.start()]);
+  await loadVpas(context, (kind, message) => logger.warn({ kind }, message));
+  await loadCheckpoints(context, store, namespace, logger);
+
+  let leading = !flags.leaderElect;
+  const elector = flags.leaderElect
+    ? new LeaderElector({
+        name: flags.leaderElectResourceName,
+        namespace: flags.leaderElectResourceNamespace,
+        identity: process.env['POD_NAME'] ?? `${hostname()}-${process.pid}`,
+        kubeConfig,
+        onStartedLeading: () => {
+          leading = true;
+          logger.info('started leading');
+        },
+        onStoppedLeading: (reason) => {
+          leading = false;
+          logger.warn({ reason }, 'stopped leading');
+        },
+        onError: (error) =>
+          logger.warn(`leader election: ${describeError(error)}`),
+      })
+    : undefined;
+  elector?.start();
+
+  // Upstream's ticker: the first cycle one interval after start-up, then every interval.
+  while (!stopping.signal.aborted) {
+    await sleep(flags.recommenderIntervalMs, undefined, {
+      signal: stopping.signal,
+    }).catch(() => undefined);
+    if (stopping.signal.aborted) break;
+    if (!leading) continue;
+    const nowMs = Date.now();
+    try {
+      const summary = await runCycle(context, nowMs);
+      lastSuccessMs = Date.now();
+      logger.info(
+        { ...summary, durationMs: lastSuccessMs - nowMs },
+        'cycle done',
+      );
+    } catch (error) {
+      logger.error(
+        { err: error },
+        'cycle failed; the model is kept and the next cycle retries',
+      );
+    }
+  }
+
+  logger.info('stopping');
+  await elector?.stop();
+  await Promise.all([vpas.stop(), pods.stop(), ops.close()]);
+  await telemetry.shutdown();
+  return 0;
+}
+
+const CHECKPOINT_LIST_ATTEMPTS = 5;
+
+/** Start-up: history from checkpoints of the VPAs this recommender handles (§4.1). */
+async function loadCheckpoints(
+  context: CycleContext,
+  store: ReturnType<typeof vpaStore>,
+  namespace: string | undefined,
+  logger: CycleContext['logger'],
+): Promise<void> {
+  // A freshly started API server can still answer 429/5xx for a few seconds: retry with
+  // backoff before starting without history (which loses nothing, only confidence).
+  let checkpoints;
+  for (let attempt = 1; checkpoints === undefined; attempt += 1) {
+    try {
+      checkpoints = await store.listCheckpoints(namespace);
+    } catch (error) {
+      if (attempt === CHECKPOINT_LIST_ATTEMPTS) {
+        logger.warn(
+          `checkpoints not loaded, starting without history: ${describeError(error)}`,
+        );
+        return;
+      }
+      await sleep(backoffDelayMs(attempt, Math.random()));
+    }
+  }
+  let loaded = 0;
+  for (const checkpoint of checkpoints) {
+    const vpaKey = objectKey(
+      checkpoint.metadata?.namespace ?? '',
+      checkpoint.spec?.vpaObjectName ?? '',
+    );
+    if (context.model.vpa(vpaKey) === undefined) continue;
+    const result = context.model.loadCheckpoint(
+      vpaKey,
+      checkpoint.spec?.containerName ?? '',
+      checkpoint.status,
+    );
+    if (result.ok) loaded += 1;
+    else {
+      context.metrics.recoveredErrors.inc({ kind: 'checkpoint-load' });
+      logger.warn(
+        { checkpoint: checkpoint.metadata?.name, vpa: vpaKey },
+        `checkpoint skipped: ${result.error.message}`,
+      );
+    }
+  }
+  logger.info({ loaded, listed: checkpoints.length }, 'checkpoints loaded');
+}

@@ -1,0 +1,61 @@
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
+
+/** One container's usage in one metrics snapshot, in the model's units. */
+export interface ContainerUsage {
+  namespace: string;
+  pod: string;
+  container: string;
+  timeMs: number;
+  cpuMillicores: number;
+  memoryBytes: number;
+}
+
+interface PodMetricsList {
+  items: {
+    metadata: { namespace?: string; name?: string };
+    timestamp: string;
+    containers?: { name: string; usage: { cpu?: string; memory?: string } }[];
+  }[];
+}
+
+/**
+ * Reads one snapshot of metrics.k8s.io PodMetrics (all namespaces or one). Quantities are
+ * converted as upstream does: CPU `MilliValue()`, memory `Value()`, both rounded up; the
+ * sample time is the snapshot's timestamp (the end of the metrics window). A container
+ * whose quantities do not parse is skipped and counted, not fatal.
+ */
+export function podMetricsSource(
+  kubeConfig: KubeConfig,
+  namespace: string | undefined,
+): () => Promise<{ usages: ContainerUsage[]; skipped: number }> {
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  const base = { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods' };
+  return async () => {
+    const list = (
+      namespace === undefined
+        ? await api.listClusterCustomObject(base)
+        : await api.listNamespacedCustomObject({ ...base, namespace })
+    ) as PodMetricsList;
+    const usages: ContainerUsage[] = [];
+    let skipped = 0;
+    for (const item of list.items) {
+      const timeMs = Date.parse(item.timestamp);
+      for (const container of item.containers ?? []) {
+        try {
+          usages.push({
+            namespace: item.metadata.namespace ?? '',
+            pod: item.metadata.name ?? '',
+            container: container.name,
+            timeMs,
+            cpuMillicores: parseCpuMillicores(container.usage.cpu ?? ''),
+            memoryBytes: parseMemoryBytes(container.usage.memory ?? ''),
+          });
+        } catch {
+          skipped += 1;
+        }
+      }
+    }
+    return { usages, skipped };
+  };
+}

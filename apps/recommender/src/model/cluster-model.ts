@@ -1,0 +1,486 @@
+import {
+  AggregateContainerState,
+  type AggregationConfig,
+  ContainerState,
+  type ContainerUsageSample,
+  DEFAULT_AGGREGATION_CONFIG,
+  StaleOomError,
+} from '@tandem/estimators';
+import { CheckpointError, GO_ZERO_TIME_MS } from '@tandem/histogram';
+import {
+  ContainerScalingMode,
+  getContainerPolicy,
+  type Labels,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+import { LabelSetInterner } from './label-set.js';
+import { failure, type ModelResult, OK } from './model-result.js';
+import { objectKey } from './object-key.js';
+import { trackVpa, type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
+
+/** A pod as the loop lists it (phase ≠ Pending), reduced to what the recommender needs. */
+export interface PodSnapshot {
+  readonly namespace: string;
+  readonly name: string;
+  readonly labels: Labels;
+  readonly phase: string;
+  readonly containers: readonly {
+    readonly name: string;
+    /** The memory request (container status resources if reported, else spec), bytes. */
+    readonly memoryRequestBytes: number;
+  }[];
+  readonly initContainerNames: readonly string[];
+}
+
+export interface ClusterModelOptions {
+  readonly aggregation?: AggregationConfig;
+  /** `--memory-saver`: track only pods whose labels some VPA of their namespace selects. */
+  readonly memorySaver?: boolean;
+}
+
+/** One live container: its sample bookkeeping, feeding the aggregate of its label set. */
+interface TrackedContainer {
+  readonly state: ContainerState;
+  memoryRequestBytes: number;
+}
+
+interface TrackedPod {
+  readonly namespace: string;
+  readonly labels: Labels;
+  readonly labelText: string;
+  readonly phase: string;
+  readonly containers: Map<string, TrackedContainer>;
+  readonly initContainerNames: ReadonlySet<string>;
+}
+
+interface TrackedAggregate {
+  readonly namespace: string;
+  readonly containerName: string;
+  readonly labels: Labels;
+  readonly labelText: string;
+  readonly state: AggregateContainerState;
+}
+
+/** Phases after which a pod no longer runs, so its aggregates stop being "contributive". */
+const FINISHED_POD_PHASES: ReadonlySet<string> = new Set([
+  'Succeeded',
+  'Failed',
+]);
+
+/**
+ * The recommender's in-memory picture of the cluster (upstream's ClusterState): pods and
+ * their containers, usage aggregates keyed by (namespace, container name, pod label set),
+ * and VPAs. It performs no I/O and reads no clock: the loop feeds it what it listed and
+ * passes the time in.
+ *
+ * A VPA's aggregates are found by matching, not stored as links: an aggregate belongs to a
+ * VPA when it is in the VPA's namespace and the VPA's selector matches its labels, which is
+ * exactly the set upstream keeps linked.
+ */
+export class ClusterModel {
+  readonly aggregation: AggregationConfig;
+  readonly memorySaver: boolean;
+  private readonly pods = new Map<string, TrackedPod>();
+  private readonly aggregates = new Map<string, TrackedAggregate>();
+  private readonly vpas = new Map<string, TrackedVpa>();
+  private readonly labelSets = new LabelSetInterner();
+
+  constructor(options: ClusterModelOptions = {}) {
+    this.aggregation = options.aggregation ?? DEFAULT_AGGREGATION_CONFIG;
+    this.memorySaver = options.memorySaver ?? false;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Pods
+
+  /**
+   * Adds or updates a pod and its containers; new aggregates start their expiry clock at
+   * `nowMs`. Returns false when the pod is not tracked: Pending (upstream's pod lister skips
+   * those) or, with the memory saver, selected by no VPA. A pod that stops being tracked is
+   * removed.
+   */
+  upsertPod(pod: PodSnapshot, nowMs: number): boolean {
+    const key = objectKey(pod.namespace, pod.name);
+    if (
+      pod.phase === 'Pending' ||
+      (this.memorySaver && !this.isSelectedByAnyVpa(pod.namespace, pod.labels))
+    ) {
+      this.pods.delete(key);
+      return false;
+    }
+    const { text: labelText, labels } = this.labelSets.intern(pod.labels);
+    const previous = this.pods.get(key);
+    // Containers keep their sample bookkeeping unless the pod moved to another label set,
+    // or garbage collection removed their aggregate: then they start afresh on the aggregate
+    // they belong to now (upstream keeps feeding the old one; see README, deviations).
+    const reusable =
+      previous?.labelText === labelText ? previous.containers : undefined;
+    const containers = new Map<string, TrackedContainer>();
+    for (const { name, memoryRequestBytes } of pod.containers) {
+      const kept = reusable?.get(name);
+      const held = this.aggregates.get(
+        aggregateKey(pod.namespace, name, labelText),
+      );
+      if (kept !== undefined && held?.state === kept.state.aggregate) {
+        kept.memoryRequestBytes = memoryRequestBytes;
+        containers.set(name, kept);
+        continue;
+      }
+      const aggregate = this.aggregateFor(
+        pod.namespace,
+        name,
+        labels,
+        labelText,
+        nowMs,
+      );
+      containers.set(name, {
+        state: new ContainerState(aggregate),
+        memoryRequestBytes,
+      });
+    }
+    this.pods.set(key, {
+      namespace: pod.namespace,
+      labels,
+      labelText,
+      phase: pod.phase,
+      containers,
+      initContainerNames: new Set(pod.initContainerNames),
+    });
+    return true;
+  }
+
+  /** Drops every pod whose key is not listed (deleted, or back to Pending); aggregates stay until GC. */
+  removePodsNotIn(keys: Iterable<string>): void {
+    const keep = new Set(keys);
+    for (const key of this.pods.keys()) {
+      if (!keep.has(key)) this.pods.delete(key);
+    }
+  }
+
+  /** Keys (`namespace/name`) of the tracked pods. */
+  podKeys(): string[] {
+    return [...this.pods.keys()];
+  }
+
+  /**
+   * Feeds one usage sample of a pod's container. Samples of init containers are ignored, as
+   * upstream drops them; stale, duplicate or negative samples are discarded by the container.
+   */
+  addSample(
+    namespace: string,
+    podName: string,
+    containerName: string,
+    sample: ContainerUsageSample,
+  ): ModelResult {
+    const found = this.findContainer(namespace, podName, containerName);
+    if ('error' in found) return found.error;
+    try {
+      return found.container.state.addSample(sample)
+        ? OK
+        : failure(
+            'sample-discarded',
+            `${sample.resource} sample of ${found.where} at ${sample.timeMs} ms was discarded (negative, duplicate or out of order)`,
+          );
+    } catch (error) {
+      return failure('invalid-input', (error as Error).message);
+    }
+  }
+
+  /**
+   * Records an OOM kill of a container at `timeMs`. The memory it requested defaults to the
+   * tracked request; the informer knows the request of the exact pod version that was killed,
+   * so it may pass it.
+   */
+  recordOom(
+    namespace: string,
+    podName: string,
+    containerName: string,
+    timeMs: number,
+    requestedMemoryBytes?: number,
+  ): ModelResult {
+    const found = this.findContainer(namespace, podName, containerName);
+    if ('error' in found) return found.error;
+    const { state, memoryRequestBytes } = found.container;
+    try {
+      state.recordOom(timeMs, requestedMemoryBytes ?? memoryRequestBytes);
+      return OK;
+    } catch (error) {
+      const kind =
+        error instanceof StaleOomError ? 'stale-oom' : 'invalid-input';
+      return failure(kind, `${found.where}: ${(error as Error).message}`);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // VPAs
+
+  /**
+   * Adds or updates a VPA with its resolved target. The history loaded from checkpoints is
+   * kept across updates, including a selector change (upstream drops it there: pain point #7).
+   */
+  upsertVpa(object: VerticalPodAutoscaler, target: VpaTarget): ModelResult {
+    const namespace = object.metadata?.namespace;
+    const name = object.metadata?.name;
+    if (!namespace || !name) {
+      return failure(
+        'invalid-input',
+        'a VerticalPodAutoscaler needs metadata.namespace and metadata.name',
+      );
+    }
+    const key = objectKey(namespace, name);
+    const initialState = this.vpas.get(key)?.initialState ?? new Map();
+    this.vpas.set(
+      key,
+      trackVpa({ key, namespace, name }, object, target, initialState),
+    );
+    return OK;
+  }
+
+  /** Forgets every VPA whose key is not listed, with its loaded checkpoint history. */
+  removeVpasNotIn(keys: Iterable<string>): void {
+    const keep = new Set(keys);
+    for (const key of this.vpas.keys()) {
+      if (!keep.has(key)) this.vpas.delete(key);
+    }
+  }
+
+  vpa(key: string): TrackedVpa | undefined {
+    return this.vpas.get(key);
+  }
+
+  vpaKeys(): string[] {
+    return [...this.vpas.keys()];
+  }
+
+  /**
+   * Loads a checkpoint's `status` as the VPA's starting history for `containerName`
+   * (replacing an earlier one). A corrupt checkpoint changes nothing and comes back as an
+   * error naming the bad field.
+   */
+  loadCheckpoint(
+    vpaKey: string,
+    containerName: string,
+    status: unknown,
+  ): ModelResult {
+    const vpa = this.vpas.get(vpaKey);
+    if (vpa === undefined) {
+      return failure('unknown-vpa', `no VPA ${vpaKey} for its checkpoint`);
+    }
+    try {
+      const state = AggregateContainerState.fromCheckpoint(
+        status,
+        this.aggregation,
+      );
+      vpa.initialState.set(containerName, state);
+      return OK;
+    } catch (error) {
+      if (!(error instanceof CheckpointError)) throw error;
+      return failure(
+        'corrupt-checkpoint',
+        `checkpoint of VPA ${vpaKey} container ${containerName}: ${error.message}`,
+      );
+    }
+  }
+
+  /** How many tracked pods the VPA selects (upstream's PodCount, behind NoPodsMatched). */
+  matchingPodCount(vpaKey: string): number {
+    const vpa = this.vpas.get(vpaKey);
+    if (vpa === undefined) return 0;
+    let count = 0;
+    for (const pod of this.pods.values()) {
+      if (selects(vpa, pod.namespace, pod.labels)) count += 1;
+    }
+    return count;
+  }
+
+  /**
+   * The VPA's history per container name, as the recommendation uses it: every aggregate it
+   * selects merged into a fresh one, then its checkpointed history merged in. Containers
+   * whose policy mode is Off, and containers without any CPU sample, are left out (upstream's
+   * GetContainerNameToAggregateStateMap), so the per-pod minimum is split over the rest.
+   */
+  aggregatesForVpa(vpaKey: string): Map<string, AggregateContainerState> {
+    const vpa = this.vpas.get(vpaKey);
+    const merged = this.mergedAggregatesForVpa(vpaKey);
+    if (vpa === undefined) return merged;
+    for (const [containerName, state] of merged) {
+      const mode = getContainerPolicy(vpa.object, containerName)?.mode;
+      if (mode === ContainerScalingMode.Off || state.isEmpty()) {
+        merged.delete(containerName);
+      }
+    }
+    return merged;
+  }
+
+  /**
+   * Every container name's merged history, without filtering (what checkpoints save). The
+   * merged aggregates are new objects; the model's own are only read. Aggregates merge in
+   * key order, so the result does not depend on insertion order.
+   */
+  mergedAggregatesForVpa(vpaKey: string): Map<string, AggregateContainerState> {
+    const merged = new Map<string, AggregateContainerState>();
+    const vpa = this.vpas.get(vpaKey);
+    if (vpa === undefined) return merged;
+    const into = (containerName: string, state: AggregateContainerState) => {
+      let target = merged.get(containerName);
+      if (target === undefined) {
+        target = new AggregateContainerState(GO_ZERO_TIME_MS, this.aggregation);
+        merged.set(containerName, target);
+      }
+      target.merge(state);
+    };
+    for (const key of [...this.aggregates.keys()].sort()) {
+      const aggregate = this.aggregates.get(key);
+      if (
+        aggregate !== undefined &&
+        selects(vpa, aggregate.namespace, aggregate.labels)
+      ) {
+        into(aggregate.containerName, aggregate.state);
+      }
+    }
+    for (const [containerName, state] of vpa.initialState) {
+      into(containerName, state);
+    }
+    return merged;
+  }
+
+  /**
+   * Live containers of the pods the VPA selects, with their current memory window, so the
+   * checkpoint writer can leave the window's peak out.
+   */
+  liveContainersOfVpa(
+    vpaKey: string,
+  ): { readonly containerName: string; readonly state: ContainerState }[] {
+    const vpa = this.vpas.get(vpaKey);
+    if (vpa === undefined) return [];
+    const live = [];
+    for (const pod of this.pods.values()) {
+      if (!selects(vpa, pod.namespace, pod.labels)) continue;
+      for (const [containerName, { state }] of pod.containers) {
+        live.push({ containerName, state });
+      }
+    }
+    return live;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Garbage collection
+
+  /** Number of aggregates held (a gauge for the loop, and for tests). */
+  get aggregateCount(): number {
+    return this.aggregates.size;
+  }
+
+  /**
+   * Removes aggregates that expired at `nowMs` (no CPU sample for interval × count, 8 days by
+   * default), and empty ones no live container feeds. Upstream keeps an empty aggregate also
+   * while the controller of a finished pod still exists; without API access this model counts
+   * a finished pod's controller as existing while a VPA with a resolved target selects it.
+   * Upstream runs this at most hourly; the loop decides when. Returns the removed count.
+   */
+  garbageCollect(nowMs: number): number {
+    const contributive = this.contributiveAggregateKeys();
+    let removed = 0;
+    for (const [key, { state }] of this.aggregates) {
+      if (
+        (state.isEmpty() && !contributive.has(key)) ||
+        state.isExpired(nowMs)
+      ) {
+        this.aggregates.delete(key);
+        removed += 1;
+      }
+    }
+    const inUse = new Set<string>();
+    for (const { labelText } of this.aggregates.values()) inUse.add(labelText);
+    for (const { labelText } of this.pods.values()) inUse.add(labelText);
+    this.labelSets.retainOnly(inUse);
+    return removed;
+  }
+
+  private contributiveAggregateKeys(): Set<string> {
+    const keys = new Set<string>();
+    for (const pod of this.pods.values()) {
+      const active = !FINISHED_POD_PHASES.has(pod.phase);
+      if (!active && !this.isSelectedByAnyVpa(pod.namespace, pod.labels)) {
+        continue;
+      }
+      for (const containerName of pod.containers.keys()) {
+        keys.add(aggregateKey(pod.namespace, containerName, pod.labelText));
+      }
+    }
+    return keys;
+  }
+
+  // ---------------------------------------------------------------------------------------
+
+  private aggregateFor(
+    namespace: string,
+    containerName: string,
+    labels: Labels,
+    labelText: string,
+    nowMs: number,
+  ): AggregateContainerState {
+    const key = aggregateKey(namespace, containerName, labelText);
+    let aggregate = this.aggregates.get(key);
+    if (aggregate === undefined) {
+      aggregate = {
+        namespace,
+        containerName,
+        labels,
+        labelText,
+        state: new AggregateContainerState(nowMs, this.aggregation),
+      };
+      this.aggregates.set(key, aggregate);
+    }
+    return aggregate.state;
+  }
+
+  private isSelectedByAnyVpa(namespace: string, labels: Labels): boolean {
+    for (const vpa of this.vpas.values()) {
+      if (selects(vpa, namespace, labels)) return true;
+    }
+    return false;
+  }
+
+  private findContainer(
+    namespace: string,
+    podName: string,
+    containerName: string,
+  ): { container: TrackedContainer; where: string } | { error: ModelResult } {
+    const where = `container ${containerName} of pod ${objectKey(namespace, podName)}`;
+    const pod = this.pods.get(objectKey(namespace, podName));
+    if (pod === undefined) {
+      return { error: failure('unknown-pod', `${where}: pod not tracked`) };
+    }
+    if (pod.initContainerNames.has(containerName)) {
+      return {
+        error: failure(
+          'init-container',
+          `${where}: init containers are not modelled`,
+        ),
+      };
+    }
+    const container = pod.containers.get(containerName);
+    if (container === undefined) {
+      return {
+        error: failure('unknown-container', `${where}: no such container`),
+      };
+    }
+    return { container, where };
+  }
+}
+
+function aggregateKey(
+  namespace: string,
+  containerName: string,
+  labelText: string,
+): string {
+  // '/' cannot occur in a namespace or container name, so the key is unambiguous.
+  return `${namespace}/${containerName}/${labelText}`;
+}
+
+function selects(vpa: TrackedVpa, namespace: string, labels: Labels): boolean {
+  return (
+    vpa.namespace === namespace && (vpa.podSelector?.matches(labels) ?? false)
+  );
+}

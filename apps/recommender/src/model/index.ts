@@ -1,0 +1,32 @@
+export {
+  ClusterModel,
+  type ClusterModelOptions,
+  type PodSnapshot,
+} from './cluster-model.js';
+export { canonicalLabelText } from './label-set.js';
+export {
+  type ModelError,
+  type ModelErrorKind,
+  type ModelResult,
+} from './model-result.js';
+export { objectKey } from './object-key.js';
+export {
+  type ObservedContainerStatus,
+  type ObservedOom,
+  type ObservedPod,
+  oomsFromPodUpdate,
+} from './oom-detection.js';
+export { podSnapshotFromPod, type PodSnapshotResult } from './pod-snapshot.js';
+export { statusChanged } from './status-changed.js';
+export { type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
+export { checkpointsForVpa } from './vpa-checkpoints.js';
+export {
+  NO_PODS_MATCHED_MESSAGE,
+  NO_PODS_MATCHED_REASON,
+} from './vpa-conditions.js';
+export {
+  DEFAULT_RECOMMENDER_NAME,
+  vpaSelection,
+  type VpaSelectionOptions,
+} from './vpa-selection.js';
+export { computeVpaStatus, type VpaStatusOptions } from './vpa-status.js';

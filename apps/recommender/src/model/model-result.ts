@@ -1,0 +1,29 @@
+/** Why the model refused an input. The loop logs and counts these; none of them is fatal. */
+export type ModelErrorKind =
+  | 'unknown-pod'
+  | 'unknown-container'
+  | 'unknown-vpa'
+  | 'init-container'
+  | 'sample-discarded'
+  | 'invalid-input'
+  | 'stale-oom'
+  | 'corrupt-checkpoint';
+
+export interface ModelError {
+  readonly kind: ModelErrorKind;
+  readonly message: string;
+}
+
+/**
+ * The outcome of one model operation. Data problems (an unknown pod, a stale OOM, a corrupt
+ * checkpoint) come back as values so that one bad object never stops a whole cycle.
+ */
+export type ModelResult =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly error: ModelError };
+
+export const OK: ModelResult = Object.freeze({ ok: true });
+
+export function failure(kind: ModelErrorKind, message: string): ModelResult {
+  return { ok: false, error: { kind, message } };
+}

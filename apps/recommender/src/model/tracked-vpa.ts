@@ -1,0 +1,86 @@
+import type { AggregateContainerState } from '@tandem/estimators';
+import {
+  compileLabelSelector,
+  type LabelSelector,
+  type LabelSelectorMatcher,
+  parseResourceList,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+
+/**
+ * What resolving a VPA's `targetRef` gave (that needs the API server, so the loop does it):
+ * the pod selector of the target controller, or why the target is unsupported, in
+ * upstream's words (`Cannot read targetRef[. Reason: …]`, `The target … has a parent
+ * controller but it should point to a topmost well-known or scalable controller`).
+ */
+export type VpaTarget =
+  | { readonly selector: LabelSelector }
+  | { readonly unsupported: string };
+
+/** A VPA as the model holds it: the observed object plus what the recommender derives from it. */
+export interface TrackedVpa {
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  /** The object as last listed: policy, update mode, recommenders, conditions, generation. */
+  readonly object: VerticalPodAutoscaler;
+  /** Matches the VPA's pods; undefined when the target is unsupported (matches nothing). */
+  readonly podSelector: LabelSelectorMatcher | undefined;
+  /**
+   * Why the VPA cannot be served (its ConfigUnsupported message): an unresolvable target, or
+   * a resource policy whose quantities do not parse (capping could not apply it).
+   */
+  readonly unsupportedReason: string | undefined;
+  /** True when the policy cannot be applied, so no recommendation may be written. */
+  readonly policyUnusable: boolean;
+  /** Per container name, the history loaded from checkpoints at start-up. */
+  readonly initialState: Map<string, AggregateContainerState>;
+}
+
+/**
+ * Builds the tracked form of a VPA. An invalid selector or an unusable policy makes the VPA
+ * unsupported rather than failing the cycle. Its history is kept either way: upstream still
+ * recommends from checkpointed history when the target cannot be resolved.
+ */
+export function trackVpa(
+  identity: { key: string; namespace: string; name: string },
+  object: VerticalPodAutoscaler,
+  target: VpaTarget,
+  initialState: Map<string, AggregateContainerState>,
+): TrackedVpa {
+  const resolved = resolveSelector(target);
+  const policyError = unparseablePolicy(object);
+  return {
+    ...identity,
+    object,
+    podSelector: 'matcher' in resolved ? resolved.matcher : undefined,
+    unsupportedReason: 'reason' in resolved ? resolved.reason : policyError,
+    policyUnusable: policyError !== undefined,
+    initialState,
+  };
+}
+
+function resolveSelector(
+  target: VpaTarget,
+): { matcher: LabelSelectorMatcher } | { reason: string } {
+  if ('unsupported' in target) return { reason: target.unsupported };
+  try {
+    return { matcher: compileLabelSelector(target.selector) };
+  } catch (error) {
+    return {
+      reason: `Cannot read targetRef. Reason: ${(error as Error).message}`,
+    };
+  }
+}
+
+function unparseablePolicy(object: VerticalPodAutoscaler): string | undefined {
+  for (const policy of object.spec.resourcePolicy?.containerPolicies ?? []) {
+    try {
+      parseResourceList(policy.minAllowed);
+      parseResourceList(policy.maxAllowed);
+    } catch (error) {
+      return `Invalid resourcePolicy for container ${JSON.stringify(policy.containerName)}: ${(error as Error).message}`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,48 @@
+import {
+  ConditionType,
+  type VerticalPodAutoscaler,
+  VPA_API_VERSION,
+  VPA_CHECKPOINT_KIND,
+  type VerticalPodAutoscalerCheckpoint,
+} from '@tandem/vpa-api';
+import type { ClusterModel } from './cluster-model.js';
+
+/**
+ * The checkpoints to store for one VPA at `nowMs`, one per container name, sorted by name:
+ * `<vpa>-<container>` holding the merged history (including the history loaded at
+ * start-up). None while the VPA has a FetchingHistory condition: its history is still being
+ * loaded, and saving it would overwrite a fuller checkpoint. The peaks of the memory windows still open in live containers are left out:
+ * the restored containers would file them again, giving two peaks for one window. The
+ * model is not changed.
+ */
+export function checkpointsForVpa(
+  model: ClusterModel,
+  vpaKey: string,
+  nowMs: number,
+): VerticalPodAutoscalerCheckpoint[] {
+  const vpa = model.vpa(vpaKey);
+  if (vpa === undefined || isFetchingHistory(vpa.object)) return [];
+  const merged = model.mergedAggregatesForVpa(vpaKey);
+  for (const { containerName, state } of model.liveContainersOfVpa(vpaKey)) {
+    const aggregate = merged.get(containerName);
+    if (aggregate !== undefined && nowMs < state.windowEndMs) {
+      aggregate.subtractMemoryPeak(state.windowEndMs, state.currentPeakBytes);
+    }
+  }
+  return [...merged.keys()].sort().map((containerName) => ({
+    apiVersion: VPA_API_VERSION,
+    kind: VPA_CHECKPOINT_KIND,
+    metadata: {
+      name: `${vpa.name}-${containerName}`,
+      namespace: vpa.namespace,
+    },
+    spec: { vpaObjectName: vpa.name, containerName },
+    status: merged.get(containerName)?.saveCheckpoint(nowMs),
+  }));
+}
+
+function isFetchingHistory(vpa: VerticalPodAutoscaler): boolean {
+  return (vpa.status?.conditions ?? []).some(
+    (condition) => condition.type === ConditionType.FetchingHistory,
+  );
+}

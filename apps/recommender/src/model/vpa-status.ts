@@ -1,0 +1,97 @@
+import {
+  type ContainerRecommendation,
+  DEFAULT_RECOMMENDER_CONFIG,
+  recommendPod,
+  type RecommendationFormat,
+  type RecommenderConfig,
+  type ResourceQuantities,
+  toContainerRecommendations,
+} from '@tandem/estimators';
+import {
+  capRecommendationToPolicy,
+  getContainerPolicy,
+  getControlledResources,
+  type RecommendedContainerResources,
+  type ResourceList,
+  type VerticalPodAutoscaler,
+  type VerticalPodAutoscalerStatus,
+} from '@tandem/vpa-api';
+import type { ClusterModel } from './cluster-model.js';
+import { nextConditions } from './vpa-conditions.js';
+
+export interface VpaStatusOptions {
+  /** When this cycle runs: the transition time of conditions that change. */
+  readonly nowMs: number;
+  readonly recommender?: RecommenderConfig;
+  readonly format?: RecommendationFormat;
+  /** `--container-recommendation-max-allowed-cpu/-memory`, for resources a policy leaves open. */
+  readonly globalMaxAllowed?: ResourceList;
+}
+
+/**
+ * The `status` the recommender writes for one VPA (undefined for a VPA the model does not
+ * hold): per container the estimator chain's target and bounds, limited to the policy's
+ * controlled resources and capped to its minAllowed/maxAllowed (uncappedTarget keeps the
+ * value before capping), then the conditions and the observed generation.
+ */
+export function computeVpaStatus(
+  model: ClusterModel,
+  vpaKey: string,
+  options: VpaStatusOptions,
+): VerticalPodAutoscalerStatus | undefined {
+  const vpa = model.vpa(vpaKey);
+  if (vpa === undefined) return undefined;
+  // A policy that cannot be applied must not let uncapped values through.
+  const aggregates = vpa.policyUnusable
+    ? new Map()
+    : model.aggregatesForVpa(vpaKey);
+  const recommendations = toContainerRecommendations(
+    recommendPod(aggregates, options.recommender ?? DEFAULT_RECOMMENDER_CONFIG),
+    options.format,
+  ).map((recommendation) => controlledOnly(recommendation, vpa.object));
+  const { containerRecommendations } = capRecommendationToPolicy(
+    recommendations,
+    vpa.object,
+    options.globalMaxAllowed,
+  );
+  const conditions = nextConditions(
+    vpa.object.status?.conditions ?? [],
+    {
+      unsupportedReason: vpa.unsupportedReason,
+      podsMatched: model.matchingPodCount(vpaKey) > 0,
+      hasRecommendation: containerRecommendations.length > 0,
+    },
+    options.nowMs,
+  );
+  const generation = vpa.object.metadata?.generation;
+  return {
+    // An empty list is omitted in upstream's JSON, leaving `recommendation: {}`.
+    recommendation:
+      containerRecommendations.length > 0 ? { containerRecommendations } : {},
+    conditions,
+    ...(generation === undefined ? {} : { observedGeneration: generation }),
+  };
+}
+
+/** Keeps only the resources the container's policy lets the VPA control (default cpu and memory). */
+function controlledOnly(
+  recommendation: ContainerRecommendation,
+  vpa: VerticalPodAutoscaler,
+): RecommendedContainerResources {
+  const controlled = getControlledResources(
+    getContainerPolicy(vpa, recommendation.containerName),
+  );
+  const pick = (quantities: ResourceQuantities): ResourceList =>
+    Object.fromEntries(
+      Object.entries(quantities).filter(([resource]) =>
+        controlled.includes(resource),
+      ),
+    );
+  return {
+    containerName: recommendation.containerName,
+    target: pick(recommendation.target),
+    lowerBound: pick(recommendation.lowerBound),
+    upperBound: pick(recommendation.upperBound),
+    uncappedTarget: pick(recommendation.uncappedTarget),
+  };
+}

@@ -1,0 +1,47 @@
+import { Counter, Gauge, Histogram, type Registry } from '@tandem/telemetry';
+
+/** The upstream-compatible `vpa_recommender_*` metrics this recommender exports. */
+export interface RecommenderMetrics {
+  executionLatency: Histogram<'step'>;
+  aggregateContainerStates: Gauge;
+  vpaObjects: Gauge<'has_recommendation' | 'unsupported_config'>;
+  metricServerResponses: Counter<'is_error' | 'client_name'>;
+  /** Tandem's own: problems the loop recovered from, by kind. */
+  recoveredErrors: Counter<'kind'>;
+}
+
+export function recommenderMetrics(registry: Registry): RecommenderMetrics {
+  const registers = [registry];
+  return {
+    executionLatency: new Histogram({
+      name: 'vpa_recommender_execution_latency_seconds',
+      help: 'Time spent in each step of the recommender loop',
+      labelNames: ['step'],
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+      registers,
+    }),
+    aggregateContainerStates: new Gauge({
+      name: 'vpa_recommender_aggregate_container_states_count',
+      help: 'Number of aggregate container states being tracked',
+      registers,
+    }),
+    vpaObjects: new Gauge({
+      name: 'vpa_recommender_vpa_objects_count',
+      help: 'Number of VPA objects handled by this recommender',
+      labelNames: ['has_recommendation', 'unsupported_config'],
+      registers,
+    }),
+    metricServerResponses: new Counter({
+      name: 'vpa_recommender_metric_server_responses',
+      help: 'Responses of the metrics API',
+      labelNames: ['is_error', 'client_name'],
+      registers,
+    }),
+    recoveredErrors: new Counter({
+      name: 'tandem_recommender_recovered_errors_total',
+      help: 'Problems the recommender logged and recovered from, by kind',
+      labelNames: ['kind'],
+      registers,
+    }),
+  };
+}

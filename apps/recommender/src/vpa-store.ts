@@ -1,0 +1,74 @@
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { httpStatusOf } from '@tandem/kube';
+import type {
+  VerticalPodAutoscalerCheckpoint,
+  VerticalPodAutoscalerStatus,
+} from '@tandem/vpa-api';
+
+const GROUP = 'autoscaling.k8s.io';
+const VERSION = 'v1';
+const VPAS = 'verticalpodautoscalers';
+const CHECKPOINTS = 'verticalpodautoscalercheckpoints';
+
+/** Reads and writes the recommender's two objects, the way upstream writes them. */
+export interface VpaStore {
+  /** JSON Patch `add /status` on the VPA's status subresource. */
+  writeStatus(
+    namespace: string,
+    name: string,
+    status: VerticalPodAutoscalerStatus,
+  ): Promise<void>;
+  /** JSON Patch `replace /status` on the checkpoint, or create it when it does not exist. */
+  writeCheckpoint(checkpoint: VerticalPodAutoscalerCheckpoint): Promise<void>;
+  listCheckpoints(
+    namespace: string | undefined,
+  ): Promise<VerticalPodAutoscalerCheckpoint[]>;
+}
+
+export function vpaStore(kubeConfig: KubeConfig): VpaStore {
+  const api = kubeConfig.makeApiClient(CustomObjectsApi);
+  return {
+    async writeStatus(namespace, name, status) {
+      await api.patchNamespacedCustomObjectStatus({
+        group: GROUP,
+        version: VERSION,
+        namespace,
+        plural: VPAS,
+        name,
+        body: [{ op: 'add', path: '/status', value: status }],
+      });
+    },
+    async writeCheckpoint(checkpoint) {
+      const namespace = checkpoint.metadata?.namespace ?? '';
+      const name = checkpoint.metadata?.name ?? '';
+      try {
+        await api.patchNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace,
+          plural: CHECKPOINTS,
+          name,
+          body: [{ op: 'replace', path: '/status', value: checkpoint.status }],
+        });
+      } catch (error) {
+        if (httpStatusOf(error) !== 404) throw error;
+        await api.createNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace,
+          plural: CHECKPOINTS,
+          body: checkpoint,
+        });
+      }
+    },
+    async listCheckpoints(namespace) {
+      const base = { group: GROUP, version: VERSION, plural: CHECKPOINTS };
+      const list = (
+        namespace === undefined
+          ? await api.listClusterCustomObject(base)
+          : await api.listNamespacedCustomObject({ ...base, namespace })
+      ) as { items: VerticalPodAutoscalerCheckpoint[] };
+      return list.items;
+    },
+  };
+}

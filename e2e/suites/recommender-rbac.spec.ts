@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AuthorizationV1Api,
+  KubernetesObjectApi,
+  loadAllYaml,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { httpStatusOf, kubeClients } from '../harness/kube.ts';
+import { DEPLOY_DIR } from '../harness/manifests.ts';
+
+const kube = kubeClients();
+const objects = kube.config.makeApiClient(KubernetesObjectApi);
+const authorization = kube.config.makeApiClient(AuthorizationV1Api);
+const SERVICE_ACCOUNT =
+  'system:serviceaccount:tandem-system:tandem-recommender';
+
+interface Access {
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+}
+
+const named = (accesses: Access[]) =>
+  accesses.map((access): [string, Access] => [
+    `${access.verb} ${access.group || 'core'}/${access.resource}${access.subresource ? `/${access.subresource}` : ''} in ${access.namespace ?? 'default'}`,
+    access,
+  ]);
+
+async function allowed(access: Access): Promise<boolean> {
+  const review = await authorization.createSubjectAccessReview({
+    body: {
+      spec: {
+        user: SERVICE_ACCOUNT,
+        groups: [
+          'system:serviceaccounts',
+          'system:serviceaccounts:tandem-system',
+          'system:authenticated',
+        ],
+        resourceAttributes: {
+          ...access,
+          namespace: access.namespace ?? 'default',
+        },
+      },
+    },
+  });
+  return review.status?.allowed === true;
+}
+
+beforeAll(async () => {
+  const manifests = loadAllYaml(
+    readFileSync(join(DEPLOY_DIR, 'recommender', 'rbac.yaml'), 'utf8'),
+  ) as KubernetesObject[];
+  for (const manifest of manifests) {
+    try {
+      await objects.create(manifest);
+    } catch (error) {
+      if (httpStatusOf(error) !== 409) throw error;
+    }
+  }
+});
+
+const needed: Access[] = [
+  { verb: 'watch', group: '', resource: 'pods' },
+  {
+    verb: 'list',
+    group: 'autoscaling.k8s.io',
+    resource: 'verticalpodautoscalers',
+  },
+  {
+    verb: 'patch',
+    group: 'autoscaling.k8s.io',
+    resource: 'verticalpodautoscalers',
+    subresource: 'status',
+  },
+  {
+    verb: 'create',
+    group: 'autoscaling.k8s.io',
+    resource: 'verticalpodautoscalercheckpoints',
+  },
+  { verb: 'list', group: 'metrics.k8s.io', resource: 'pods' },
+  { verb: 'get', group: 'apps', resource: 'deployments' },
+  {
+    verb: 'update',
+    group: 'coordination.k8s.io',
+    resource: 'leases',
+    namespace: 'tandem-system',
+  },
+];
+const notNeeded: Access[] = [
+  {
+    verb: 'update',
+    group: 'autoscaling.k8s.io',
+    resource: 'verticalpodautoscalers',
+  },
+  { verb: 'delete', group: '', resource: 'pods' },
+  { verb: 'create', group: '', resource: 'pods', subresource: 'eviction' },
+  { verb: 'get', group: '', resource: 'secrets' },
+  { verb: 'update', group: 'apps', resource: 'deployments' },
+  {
+    verb: 'update',
+    group: 'coordination.k8s.io',
+    resource: 'leases',
+    namespace: 'kube-system',
+  },
+];
+
+describe('the recommender RBAC in deploy/recommender (least privilege, checked by the API server)', () => {
+  it.each(named(needed))('allows what it needs: %s', async (_, access) => {
+    expect(await allowed(access)).toBe(true);
+  });
+
+  it.each(named(notNeeded))(
+    'denies what it does not: %s',
+    async (_, access) => {
+      expect(await allowed(access)).toBe(false);
+    },
+  );
+});
