@@ -7,6 +7,9 @@ const { readFileSync } = require('node:fs');
 const total = { passed: 0, failed: 0, skipped: 0 };
 const lines = readFileSync(process.argv[2], 'utf8').split('\n').filter(Boolean);
 for (const line of lines) {
-  for (const [key, value] of Object.entries(JSON.parse(line))) total[key] += value;
+  for (const [key, value] of Object.entries(JSON.parse(line)))
+    total[key] += value;
 }
-console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+console.log(
+  `${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`,
+);

@@ -1,0 +1,470 @@
+import { request } from 'node:http';
+import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import { httpStatusOf } from '../harness/kube.ts';
+import { installTandemCrds } from '../harness/manifests.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import {
+  startRecommender,
+  stopAllRecommenders,
+  type RecommenderProcess,
+} from '../harness/recommender-process.ts';
+import { simulateOomKills } from '../harness/simulation.ts';
+import { waitFor } from '../harness/wait.ts';
+import { runDeployment } from '../harness/workloads.ts';
+
+// The recommender runs as a host process and OOMs are simulated by the local kwok stages.
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+const GROUP = 'autoscaling.k8s.io';
+const VERSION = 'v1';
+const VPAS = 'verticalpodautoscalers';
+const CHECKPOINTS = 'verticalpodautoscalercheckpoints';
+const INTERVAL_SECONDS = 5;
+
+/** What a cycle with no history at all gives as upper bound (1e14: confidence 0). */
+const NO_HISTORY_UPPER = { cpu: '100G', memory: '97656250000Ki' };
+
+interface Resources {
+  cpu?: string;
+  memory?: string;
+}
+interface ContainerRecommendation {
+  containerName: string;
+  target?: Resources;
+  lowerBound?: Resources;
+  upperBound?: Resources;
+  uncappedTarget?: Resources;
+}
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+}
+interface VpaStatus {
+  recommendation?: { containerRecommendations?: ContainerRecommendation[] };
+  conditions?: Condition[];
+  observedGeneration?: number;
+}
+interface Vpa {
+  metadata: { name: string; generation?: number; resourceVersion?: string };
+  spec: Record<string, unknown>;
+  status?: VpaStatus;
+}
+interface Checkpoint {
+  metadata: { name: string; resourceVersion?: string };
+  spec: { vpaObjectName: string; containerName: string };
+  status?: {
+    version?: string;
+    lastUpdateTime?: string;
+    firstSampleStart?: string;
+    lastSampleStart?: string;
+    totalSamplesCount?: number;
+    cpuHistogram?: { totalWeight?: number };
+    memoryHistogram?: { totalWeight?: number };
+  };
+}
+
+const { kube, namespace: currentNamespace } = useTestNamespace('recommender');
+let namespace: string;
+/** The recommender the tests talk to; the restart test replaces it. */
+let recommender: RecommenderProcess;
+
+async function createVpa(
+  name: string,
+  target: string,
+  extraSpec: Record<string, unknown> = {},
+): Promise<Vpa> {
+  return (await kube.customObjects.createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    namespace,
+    plural: VPAS,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name },
+      spec: {
+        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target },
+        updatePolicy: { updateMode: 'Off' },
+        ...extraSpec,
+      },
+    },
+  })) as Vpa;
+}
+
+async function readVpa(name: string): Promise<Vpa> {
+  return (await kube.customObjects.getNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    namespace,
+    plural: VPAS,
+    name,
+  })) as Vpa;
+}
+
+async function readCheckpoint(name: string): Promise<Checkpoint | undefined> {
+  try {
+    return (await kube.customObjects.getNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: CHECKPOINTS,
+      name,
+    })) as Checkpoint;
+  } catch (error) {
+    if (httpStatusOf(error) === 404) return undefined;
+    throw error;
+  }
+}
+
+function recommendationFor(
+  vpa: Vpa,
+  container = 'app',
+): ContainerRecommendation | undefined {
+  return vpa.status?.recommendation?.containerRecommendations?.find(
+    (recommendation) => recommendation.containerName === container,
+  );
+}
+
+function condition(vpa: Vpa, type: string): Condition | undefined {
+  return vpa.status?.conditions?.find((candidate) => candidate.type === type);
+}
+
+/** The last VPA status seen plus the recommender's log tail: what a timeout reports. */
+function observer(read: () => Vpa | undefined): () => Promise<string> {
+  return async () =>
+    `status ${JSON.stringify(read()?.status)}; recommender output tail:\n${recommender.tail(15)}`;
+}
+
+/** Waits until the VPA's status holds a recommendation for container `app` matching `accept`. */
+async function waitForRecommendation(
+  name: string,
+  description: string,
+  accept: (recommendation: ContainerRecommendation, vpa: Vpa) => boolean = () =>
+    true,
+  timeoutMs = 120_000,
+): Promise<{ vpa: Vpa; recommendation: ContainerRecommendation }> {
+  let last: Vpa | undefined;
+  return waitFor(
+    `${description} (VPA ${namespace}/${name})`,
+    async () => {
+      last = await readVpa(name);
+      const recommendation = recommendationFor(last);
+      return recommendation?.target !== undefined &&
+        accept(recommendation, last)
+        ? { vpa: last, recommendation }
+        : undefined;
+    },
+    { timeoutMs, intervalMs: 200 },
+    observer(() => last),
+  );
+}
+
+/** Waits until `count` more "cycle done" lines than now have been logged. */
+async function waitForCycles(count: number): Promise<void> {
+  const target = recommender.cycleCount() + count;
+  await waitFor(
+    `${count} more recommender cycles (to ${target} "cycle done" lines)`,
+    async () => (recommender.cycleCount() >= target ? true : undefined),
+    { timeoutMs: (count + 2) * INTERVAL_SECONDS * 1000 + 30_000 },
+    async () =>
+      `${recommender.cycleCount()} cycles; output tail:\n${recommender.tail(15)}`,
+  );
+}
+
+function httpGet(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    request(url, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body }),
+      );
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describeLocal('the recommender process against the local cluster', () => {
+  beforeAll(async () => {
+    namespace = currentNamespace();
+    await installTandemCrds(kube);
+    recommender = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: INTERVAL_SECONDS,
+    });
+  });
+  afterAll(async () => {
+    await stopAllRecommenders();
+  });
+
+  it('serves /healthz, /readyz and /metrics on its ops address', async () => {
+    await waitForCycles(1);
+    for (const path of ['/healthz', '/readyz']) {
+      const { status, body } = await httpGet(`${recommender.url}${path}`);
+      expect({ path, status }).toEqual({ path, status: 200 });
+      expect(body).toContain('ok');
+    }
+    const metrics = await httpGet(`${recommender.url}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/^# (HELP|TYPE) /m);
+  });
+
+  it('recommends exactly 587m / 628694953 for a steady 500m / 500Mi container', async () => {
+    await runDeployment(kube, namespace, {
+      name: 'steady',
+      replicas: 1,
+      cpuRequest: '500m',
+      memoryRequest: '512Mi',
+      initialUsage: { cpu: '500m', memory: '500Mi' },
+    });
+    await createVpa('steady', 'steady');
+
+    const { vpa, recommendation } = await waitForRecommendation(
+      'steady',
+      'a recommendation for container app',
+    );
+    // Constant usage: every sample lands in one bucket, so the 90th percentile is that
+    // bucket's end (0.5111 core, 546691264 B) plus the 15 % margin (golden vector 15/16).
+    expect(recommendation.target).toEqual({
+      cpu: '587m',
+      memory: '628694953',
+    });
+    expect(recommendation.uncappedTarget).toEqual(recommendation.target);
+    const lower = parseCpuMillicores(recommendation.lowerBound?.cpu ?? 'NaN');
+    const upper = parseCpuMillicores(recommendation.upperBound?.cpu ?? 'NaN');
+    expect(lower).toBeLessThanOrEqual(587);
+    expect(upper).toBeGreaterThanOrEqual(587);
+    expect(condition(vpa, 'RecommendationProvided')).toMatchObject({
+      status: 'True',
+    });
+    expect(condition(vpa, 'NoPodsMatched')).toBeUndefined();
+    expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
+    expect(vpa.status?.observedGeneration).toBe(vpa.metadata.generation);
+  });
+
+  it('keeps its history across a restart through the checkpoint <vpa>-app', async () => {
+    // Enough history that a restored aggregate has a non-zero confidence: two CPU samples
+    // with different start times (confidence = min(lifespan, samples / 1440) > 0).
+    let lastCheckpoint: Checkpoint | undefined;
+    const checkpoint = await waitFor(
+      `checkpoint ${namespace}/steady-app with samples at two different times`,
+      async () => {
+        lastCheckpoint = await readCheckpoint('steady-app');
+        const status = lastCheckpoint?.status;
+        return status?.version === 'v3' &&
+          (status.totalSamplesCount ?? 0) >= 2 &&
+          status.firstSampleStart !== undefined &&
+          status.lastSampleStart !== undefined &&
+          Date.parse(status.lastSampleStart) >
+            Date.parse(status.firstSampleStart)
+          ? lastCheckpoint
+          : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 500 },
+      async () =>
+        `${JSON.stringify(lastCheckpoint?.status ?? 'no checkpoint')}; output tail:\n${recommender.tail(15)}`,
+    );
+    expect(checkpoint.spec).toEqual({
+      vpaObjectName: 'steady',
+      containerName: 'app',
+    });
+    const samplesBefore = checkpoint.status?.totalSamplesCount ?? 0;
+
+    expect(await recommender.stop()).toBe(0);
+    const stoppedCheckpoint = await readCheckpoint('steady-app');
+    const samplesAtStop = stoppedCheckpoint?.status?.totalSamplesCount ?? 0;
+    expect(samplesAtStop).toBeGreaterThanOrEqual(samplesBefore);
+
+    // Forget the old status, so the new process's first computation is written and seen
+    // (the recommender writes only when the status changes).
+    await kube.customObjects.patchNamespacedCustomObjectStatus({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: VPAS,
+      name: 'steady',
+      body: [{ op: 'replace', path: '/status', value: {} }],
+    });
+    expect(recommendationFor(await readVpa('steady'))).toBeUndefined();
+
+    recommender = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: INTERVAL_SECONDS,
+    });
+    const { recommendation } = await waitForRecommendation(
+      'steady',
+      'the restarted recommender to write a recommendation',
+    );
+    // Without history the first cycle has one sample, confidence 0 and an upper bound of
+    // 1e14 (100G CPU); with the checkpoint loaded the bound is finite.
+    expect(recommendation.upperBound?.cpu).not.toBe(NO_HISTORY_UPPER.cpu);
+    expect(recommendation.upperBound?.memory).not.toBe(NO_HISTORY_UPPER.memory);
+    expect(recommendation.target).toEqual({
+      cpu: '587m',
+      memory: '628694953',
+    });
+
+    // The new process rewrites the checkpoint from the restored aggregate: the count goes on.
+    let rewritten: Checkpoint | undefined;
+    await waitFor(
+      'the restarted recommender to rewrite checkpoint steady-app',
+      async () => {
+        rewritten = await readCheckpoint('steady-app');
+        return rewritten?.metadata.resourceVersion !==
+          stoppedCheckpoint?.metadata.resourceVersion
+          ? rewritten
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+      async () => `output tail:\n${recommender.tail(15)}`,
+    );
+    expect(rewritten?.status?.version).toBe('v3');
+    expect(rewritten?.status?.totalSamplesCount).toBeGreaterThanOrEqual(
+      samplesAtStop,
+    );
+    expect(rewritten?.status?.firstSampleStart).toBe(
+      stoppedCheckpoint?.status?.firstSampleStart,
+    );
+  });
+
+  it('leaves alone a VPA that names another recommender', async () => {
+    await createVpa('foreign', 'steady', {
+      recommenders: [{ name: 'someone-else' }],
+    });
+    // A VPA created during a cycle may be missed by it: three more "cycle done" lines mean
+    // at least two whole cycles listed it.
+    await waitForCycles(3);
+    const vpa = await readVpa('foreign');
+    expect(vpa.status?.recommendation).toBeUndefined();
+    expect(vpa.status?.conditions).toBeUndefined();
+    expect(await readCheckpoint('foreign-app')).toBeUndefined();
+    // The default recommender is alive and still serves this namespace.
+    expect(recommendationFor(await readVpa('steady'))).toBeDefined();
+  });
+
+  it('lets a recommender started with that name serve it', async () => {
+    const named = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: INTERVAL_SECONDS,
+      extraArgs: ['--recommender-name=someone-else'],
+    });
+    try {
+      let last: Vpa | undefined;
+      const vpa = await waitFor(
+        'the recommender named someone-else to recommend for VPA foreign',
+        async () => {
+          last = await readVpa('foreign');
+          return recommendationFor(last)?.target !== undefined
+            ? last
+            : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 250 },
+        async () =>
+          `status ${JSON.stringify(last?.status)}; output tail:\n${named.tail(15)}`,
+      );
+      expect(recommendationFor(vpa)?.target).toEqual({
+        cpu: '587m',
+        memory: '628694953',
+      });
+    } finally {
+      expect(await named.stop()).toBe(0);
+    }
+  });
+
+  it('marks a VPA whose target does not exist ConfigUnsupported, and still serves the others', async () => {
+    await createVpa('orphan', 'does-not-exist');
+    await runDeployment(kube, namespace, {
+      name: 'valid',
+      replicas: 1,
+      cpuRequest: '200m',
+      memoryRequest: '256Mi',
+      initialUsage: { cpu: '200m', memory: '300Mi' },
+    });
+    await createVpa('valid', 'valid');
+
+    let last: Vpa | undefined;
+    const orphan = await waitFor(
+      'VPA orphan to get ConfigUnsupported True',
+      async () => {
+        last = await readVpa('orphan');
+        return condition(last, 'ConfigUnsupported')?.status === 'True'
+          ? last
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+      observer(() => last),
+    );
+    expect(condition(orphan, 'ConfigUnsupported')?.message).toEqual(
+      expect.any(String),
+    );
+    expect(recommendationFor(orphan)).toBeUndefined();
+    expect(condition(orphan, 'RecommendationProvided')?.status).not.toBe(
+      'True',
+    );
+
+    const { vpa } = await waitForRecommendation(
+      'valid',
+      'the valid VPA next to it to get a recommendation',
+    );
+    expect(condition(vpa, 'RecommendationProvided')?.status).toBe('True');
+    expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
+    // And the orphan stays unsupported.
+    expect(
+      condition(await readVpa('orphan'), 'ConfigUnsupported')?.status,
+    ).toBe('True');
+  });
+
+  it('raises the memory target after an OOM kill to at least the OOM bump of the request', async () => {
+    const requestBytes = 256 * 1024 * 1024;
+    // max(request + 100 MiB, 1.2 × request) = 373293056 B for a 256 MiB request.
+    const oomBump = Math.max(
+      requestBytes + 104_857_600,
+      Math.trunc(requestBytes * 1.2),
+    );
+    expect(oomBump).toBe(373_293_056);
+    const [pod] = await runDeployment(kube, namespace, {
+      name: 'leaky',
+      replicas: 1,
+      cpuRequest: '100m',
+      memoryRequest: '256Mi',
+      initialUsage: { cpu: '100m', memory: '100Mi' },
+    });
+    await createVpa('leaky', 'leaky');
+    const before = await waitForRecommendation(
+      'leaky',
+      'a recommendation before the OOM',
+    );
+    const memoryBefore = parseMemoryBytes(
+      before.recommendation.target?.memory ?? 'NaN',
+    );
+    expect(memoryBefore).toBeLessThan(oomBump);
+    // The recommender must have listed the pod before the kill to see the restart.
+    await waitForCycles(1);
+
+    await simulateOomKills(kube, namespace, pod?.metadata?.name ?? '', 1);
+    const after = await waitForRecommendation(
+      'leaky',
+      `the memory target to reach the OOM bump ${oomBump} B`,
+      (recommendation) =>
+        parseMemoryBytes(recommendation.target?.memory ?? '0') >= oomBump,
+      90_000,
+    );
+    const memoryAfter = parseMemoryBytes(
+      after.recommendation.target?.memory ?? 'NaN',
+    );
+    expect(memoryAfter).toBeGreaterThanOrEqual(oomBump);
+    expect(memoryAfter).toBeGreaterThan(memoryBefore);
+  });
+
+  it('exits 0 on SIGTERM', async () => {
+    expect(await recommender.stop()).toBe(0);
+    expect(recommender.exitStatus()).toEqual({ code: 0, signal: null });
+  });
+});
