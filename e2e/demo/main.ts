@@ -6,6 +6,10 @@ import { CLUSTER_ENV } from '../harness/cluster-env.ts';
 import { kubeClients } from '../harness/kube.ts';
 import { startLocalControlPlane } from '../harness/local-control-plane.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
+import {
+  startRecommender,
+  type RecommenderProcess,
+} from '../harness/recommender-process.ts';
 import { setPodUsage } from '../harness/usage.ts';
 import { createDeployment, listPods } from '../harness/workloads.ts';
 import { demoUsage } from './load-profile.ts';
@@ -15,6 +19,8 @@ const APP = 'demo-web';
 const LOAD_INTERVAL_MS = 10_000;
 
 const controlPlane = await startLocalControlPlane();
+// Filled in as the apps start, so a Ctrl-C during set-up stops what is already running.
+const apps: { recommender?: RecommenderProcess } = {};
 let stopping = false;
 async function shutDown(signal: string): Promise<void> {
   if (stopping) return;
@@ -22,6 +28,7 @@ async function shutDown(signal: string): Promise<void> {
   process.stdout.write(
     `\n${signal}: stopping the demo and the control plane...\n`,
   );
+  await apps.recommender?.stop();
   await controlPlane.stop();
   process.stdout.write('stopped; nothing left running.\n');
   process.exit(0);
@@ -30,6 +37,8 @@ process.on('SIGINT', () => void shutDown('SIGINT'));
 process.on('SIGTERM', () => void shutDown('SIGTERM'));
 
 process.env[CLUSTER_ENV.kubeconfig] = controlPlane.kubeconfig;
+// Tandem's apps log next to the control plane's components.
+process.env[CLUSTER_ENV.logDir] = controlPlane.logDir;
 const kube = kubeClients();
 await installTandemCrds(kube);
 await kube.core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
@@ -61,7 +70,7 @@ await kube.autoscaling.createNamespacedHorizontalPodAutoscaler({
   },
 });
 
-// The VPA Tandem's recommender will fill in; until it runs, the object shows the API works.
+// The VPA the recommender fills in (see its status after the first cycles).
 await kube.customObjects.createNamespacedCustomObject({
   group: 'autoscaling.k8s.io',
   version: 'v1',
@@ -78,6 +87,12 @@ await kube.customObjects.createNamespacedCustomObject({
   },
 });
 
+const recommender = await startRecommender({
+  kubeconfig: controlPlane.kubeconfig,
+  intervalSeconds: 10,
+});
+apps.recommender = recommender;
+
 const kubectl = controlPlane.env.get('TANDEM_CP_KUBECTL') ?? 'kubectl';
 process.stdout.write(`
 Tandem demo is running (Ctrl-C stops it and cleans up).
@@ -89,7 +104,9 @@ Tandem demo is running (Ctrl-C stops it and cleans up).
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
 kwok, metrics-server) and the demo Deployment ${NAMESPACE}/${APP} with a VPA and a native HPA (60 % CPU),
 under a load that swings between 50m and 250m per pod every five minutes.
-Tandem's recommender, updater, admission webhook and metrics adapter join here as they land.
+Tandem's recommender runs as a host process (10 s cycles; ops server ${recommender.url},
+logs in ${controlPlane.logDir}); the updater, admission webhook and metrics adapter join
+here as they land.
 `);
 process.stdout.write('demo ready\n');
 

@@ -65,16 +65,40 @@ describeLocal('npm start (the main job)', () => {
         name: 'demo-web',
       });
       expect(hpa.spec.scaleTargetRef.name).toBe('demo-web');
-      const vpa = (await config
-        .makeApiClient(CustomObjectsApi)
-        .getNamespacedCustomObject({
-          group: 'autoscaling.k8s.io',
-          version: 'v1',
-          namespace: 'tandem-demo',
-          plural: 'verticalpodautoscalers',
-          name: 'demo-web',
-        })) as { spec: { targetRef: { name: string } } };
+      const customObjects = config.makeApiClient(CustomObjectsApi);
+      const vpa = (await customObjects.getNamespacedCustomObject({
+        group: 'autoscaling.k8s.io',
+        version: 'v1',
+        namespace: 'tandem-demo',
+        plural: 'verticalpodautoscalers',
+        name: 'demo-web',
+      })) as { spec: { targetRef: { name: string } } };
       expect(vpa.spec.targetRef.name).toBe('demo-web');
+      // The main job's recommender writes a recommendation for the demo's VPA.
+      await waitFor(
+        'the demo VPA to get a recommendation from the recommender',
+        async () => {
+          const status = (
+            (await customObjects.getNamespacedCustomObject({
+              group: 'autoscaling.k8s.io',
+              version: 'v1',
+              namespace: 'tandem-demo',
+              plural: 'verticalpodautoscalers',
+              name: 'demo-web',
+            })) as {
+              status?: {
+                recommendation?: { containerRecommendations?: unknown[] };
+              };
+            }
+          ).status;
+          return (status?.recommendation?.containerRecommendations?.length ??
+            0) > 0
+            ? status
+            : undefined;
+        },
+        { timeoutMs: 150_000, intervalMs: 1000 },
+        async () => stderr().slice(-500),
+      );
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);
