@@ -463,6 +463,44 @@ describeLocal('the recommender process against the local cluster', () => {
     expect(memoryAfter).toBeGreaterThan(memoryBefore);
   });
 
+  it('caps to --container-recommendation-max-allowed-cpu and deletes checkpoints whose VPA is gone', async () => {
+    // A checkpoint nobody owns any more (its VPA was deleted), and the foreign VPA's, which
+    // must survive: another recommender's history is not ours to delete.
+    await kube.customObjects.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: CHECKPOINTS,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'VerticalPodAutoscalerCheckpoint',
+        metadata: { name: 'deleted-app' },
+        spec: { vpaObjectName: 'deleted', containerName: 'app' },
+      },
+    });
+    expect(await recommender.stop()).toBe(0);
+    recommender = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: INTERVAL_SECONDS,
+      extraArgs: [
+        '--checkpoints-gc-interval=1s',
+        '--container-recommendation-max-allowed-cpu=300m',
+      ],
+    });
+    const { recommendation } = await waitForRecommendation(
+      'steady',
+      'the steady target capped to the global 300m CPU maximum',
+      (candidate) => candidate.target?.cpu === '300m',
+    );
+    expect(recommendation.uncappedTarget?.cpu).toBe('587m');
+    await waitFor(
+      `the orphaned checkpoint ${namespace}/deleted-app to be deleted`,
+      async () =>
+        (await readCheckpoint('deleted-app')) === undefined ? true : undefined,
+    );
+    expect(await readCheckpoint('steady-app')).toBeDefined();
+  });
+
   it('exits 0 on SIGTERM', async () => {
     expect(await recommender.stop()).toBe(0);
     expect(recommender.exitStatus()).toEqual({ code: 0, signal: null });

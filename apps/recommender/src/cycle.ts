@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describeError } from '@tandem/kube';
 import { inSpan, type Logger } from '@tandem/telemetry';
-import type { Pod, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import type { Pod, ResourceList, VerticalPodAutoscaler } from '@tandem/vpa-api';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { ContainerUsage } from './metrics-source.js';
 import {
@@ -10,6 +10,7 @@ import {
   computeVpaStatus,
   objectKey,
   type ObservedOom,
+  orphanedCheckpoints,
   podSnapshotFromPod,
   statusChanged,
   vpaSelection,
@@ -25,6 +26,8 @@ const GC_INTERVAL_MS = 3_600_000;
 export interface CycleContext {
   model: ClusterModel;
   selection: VpaSelectionOptions;
+  /** Caps for resources a VPA's policy leaves open (the global max-allowed flags). */
+  globalMaxAllowed: ResourceList;
   listVpas: () => VerticalPodAutoscaler[];
   listPods: () => V1Pod[];
   resolveTarget: (vpa: VerticalPodAutoscaler) => Promise<VpaTarget>;
@@ -36,6 +39,12 @@ export interface CycleContext {
   metrics: RecommenderMetrics;
   /** When garbage collection last ran (undefined: never, so the first cycle runs it). */
   lastGcMs: number | undefined;
+  /** Every VPA key of the cluster (any recommender): checkpoints of others are kept. */
+  allVpaKeys: () => Set<string>;
+  namespace: string | undefined;
+  checkpointsGcIntervalMs: number;
+  /** When orphaned checkpoints were last deleted; the first run is one interval after start. */
+  lastCheckpointGcMs: number;
 }
 
 export interface CycleSummary {
@@ -108,6 +117,16 @@ export async function runCycle(
         recover,
       );
       span.setAttribute('writes', summary.checkpointWrites);
+      if (
+        nowMs - context.lastCheckpointGcMs >=
+        context.checkpointsGcIntervalMs
+      ) {
+        context.lastCheckpointGcMs = nowMs;
+        span.setAttribute(
+          'orphansDeleted',
+          await deleteOrphanedCheckpoints(context, recover),
+        );
+      }
     });
     await step('GarbageCollect', async (span) => {
       if (
@@ -246,7 +265,10 @@ async function updateVpas(
   context.metrics.vpaObjects.reset();
   for (const key of context.model.vpaKeys()) {
     const tracked = context.model.vpa(key);
-    const status = computeVpaStatus(context.model, key, { nowMs });
+    const status = computeVpaStatus(context.model, key, {
+      nowMs,
+      globalMaxAllowed: context.globalMaxAllowed,
+    });
     if (tracked === undefined || status === undefined) continue;
     context.metrics.vpaObjects.inc({
       has_recommendation: String(
@@ -289,4 +311,36 @@ async function maintainCheckpoints(
     }
   }
   return writes;
+}
+
+async function deleteOrphanedCheckpoints(
+  context: CycleContext,
+  recover: Recover,
+): Promise<number> {
+  let deleted = 0;
+  try {
+    const checkpoints = await context.store.listCheckpoints(context.namespace);
+    for (const orphan of orphanedCheckpoints(
+      checkpoints,
+      context.allVpaKeys(),
+      context.selection.ignoredNamespaces,
+    )) {
+      const name = orphan.metadata?.name ?? '';
+      await context.store.deleteCheckpoint(
+        orphan.metadata?.namespace ?? '',
+        name,
+      );
+      context.logger.info(
+        { checkpoint: name, vpa: orphan.spec?.vpaObjectName },
+        'orphaned checkpoint deleted',
+      );
+      deleted += 1;
+    }
+  } catch (error) {
+    recover(
+      'checkpoint-gc',
+      `orphaned checkpoints not collected: ${describeError(error)}`,
+    );
+  }
+  return deleted;
 }

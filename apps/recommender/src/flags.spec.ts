@@ -14,6 +14,7 @@ describe('recommender flags', () => {
       leaderElect: false,
       leaderElectResourceName: 'vpa-recommender-lease',
       leaderElectResourceNamespace: 'kube-system',
+      globalMaxAllowed: {},
     });
   });
 
@@ -25,6 +26,8 @@ describe('recommender flags', () => {
       '--ignored-vpa-object-namespaces=kube-system,infra',
       '--leader-elect=true',
       '--memory-saver',
+      '--container-recommendation-max-allowed-cpu=4',
+      '--container-recommendation-max-allowed-memory=8Gi',
     ]);
     expect(flags).toMatchObject({
       kubeconfig: '/tmp/k',
@@ -33,6 +36,7 @@ describe('recommender flags', () => {
       ignoredVpaObjectNamespaces: ['kube-system', 'infra'],
       leaderElect: true,
       memorySaver: true,
+      globalMaxAllowed: { cpu: '4', memory: '8Gi' },
     });
   });
 
@@ -65,6 +69,14 @@ describe('recommender flags', () => {
     ],
   ])('rejects %j precisely', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(new FlagError(message));
+  });
+
+  it('names the flag of an unparseable maximum', () => {
+    expect(() =>
+      parseFlags(['--container-recommendation-max-allowed-memory=lots']),
+    ).toThrow(
+      /^--container-recommendation-max-allowed-memory: invalid quantity "lots"/,
+    );
   });
 
   it('rejects unknown flags', () => {

@@ -1,4 +1,9 @@
 import { parseArgs } from 'node:util';
+import {
+  parseQuantity,
+  QuantityError,
+  type ResourceList,
+} from '@tandem/vpa-api';
 
 /** The recommender's settings: upstream's flag names and defaults where one exists. */
 export interface RecommenderFlags {
@@ -14,6 +19,8 @@ export interface RecommenderFlags {
   leaderElect: boolean;
   leaderElectResourceName: string;
   leaderElectResourceNamespace: string;
+  /** `--container-recommendation-max-allowed-cpu/-memory`: caps for resources a policy leaves open. */
+  globalMaxAllowed: ResourceList;
 }
 
 export class FlagError extends Error {
@@ -53,6 +60,19 @@ function parseAddress(text: string): { host: string; port: number } {
   return { host: match[1] === '' ? '0.0.0.0' : (match[1] ?? ''), port };
 }
 
+function maxAllowed(resource: 'cpu' | 'memory', text: string): ResourceList {
+  if (text === '') return {};
+  try {
+    parseQuantity(text);
+  } catch (error) {
+    if (!(error instanceof QuantityError)) throw error;
+    throw new FlagError(
+      `--container-recommendation-max-allowed-${resource}: ${error.message}`,
+    );
+  }
+  return { [resource]: text };
+}
+
 export function parseFlags(argv: readonly string[]): RecommenderFlags {
   let values;
   try {
@@ -76,6 +96,14 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'leader-elect-resource-namespace': {
           type: 'string',
           default: 'kube-system',
+        },
+        'container-recommendation-max-allowed-cpu': {
+          type: 'string',
+          default: '',
+        },
+        'container-recommendation-max-allowed-memory': {
+          type: 'string',
+          default: '',
         },
       },
     }));
@@ -114,5 +142,12 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     leaderElect: values['leader-elect'] === 'true',
     leaderElectResourceName: values['leader-elect-resource-name'],
     leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
+    globalMaxAllowed: {
+      ...maxAllowed('cpu', values['container-recommendation-max-allowed-cpu']),
+      ...maxAllowed(
+        'memory',
+        values['container-recommendation-max-allowed-memory'],
+      ),
+    },
   };
 }

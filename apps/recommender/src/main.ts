@@ -117,6 +117,18 @@ export async function main(
       namespace,
       ignoredNamespaces: flags.ignoredVpaObjectNamespaces,
     },
+    globalMaxAllowed: flags.globalMaxAllowed,
+    allVpaKeys: () =>
+      new Set(
+        vpas
+          .list()
+          .map((vpa) =>
+            objectKey(vpa.metadata?.namespace ?? '', vpa.metadata?.name ?? ''),
+          ),
+      ),
+    namespace,
+    checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
+    lastCheckpointGcMs: Date.now(),
     // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
     listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
     listPods: () => pods.list(),

@@ -23,6 +23,7 @@ export interface VpaStore {
   listCheckpoints(
     namespace: string | undefined,
   ): Promise<VerticalPodAutoscalerCheckpoint[]>;
+  deleteCheckpoint(namespace: string, name: string): Promise<void>;
 }
 
 export function vpaStore(kubeConfig: KubeConfig): VpaStore {
@@ -59,6 +60,20 @@ export function vpaStore(kubeConfig: KubeConfig): VpaStore {
           plural: CHECKPOINTS,
           body: checkpoint,
         });
+      }
+    },
+    async deleteCheckpoint(namespace, name) {
+      try {
+        await api.deleteNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace,
+          plural: CHECKPOINTS,
+          name,
+        });
+      } catch (error) {
+        // Already gone (another replica, or a user) is what we wanted.
+        if (httpStatusOf(error) !== 404) throw error;
       }
     },
     async listCheckpoints(namespace) {

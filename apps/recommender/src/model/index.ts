@@ -30,3 +30,4 @@ export {
   type VpaSelectionOptions,
 } from './vpa-selection.js';
 export { computeVpaStatus, type VpaStatusOptions } from './vpa-status.js';
+export { orphanedCheckpoints } from './orphaned-checkpoints.js';
