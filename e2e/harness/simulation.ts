@@ -1,5 +1,6 @@
 import type { V1ContainerStatus } from '@kubernetes/client-node';
 import type { KubeClients } from './kube.ts';
+import { mergePodAnnotations } from './pod-annotations.ts';
 import { waitFor } from './wait.ts';
 
 /**
@@ -15,17 +16,11 @@ export async function simulateOomKills(
   times: number,
   container?: string,
 ): Promise<V1ContainerStatus> {
-  const current = await kube.core.readNamespacedPod({ namespace, name: pod });
-  const annotations: Record<string, string> = {
-    ...current.metadata?.annotations,
+  const current = await mergePodAnnotations(kube, namespace, pod, {
     'tandem.dev/simulate-oom': String(times),
-  };
-  if (container !== undefined)
-    annotations['tandem.dev/simulate-oom-container'] = container;
-  await kube.core.patchNamespacedPod({
-    namespace,
-    name: pod,
-    body: [{ op: 'add', path: '/metadata/annotations', value: annotations }],
+    ...(container === undefined
+      ? {}
+      : { 'tandem.dev/simulate-oom-container': container }),
   });
   const name = container ?? current.spec?.containers[0]?.name;
   const statusOf = async () =>

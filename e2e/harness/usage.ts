@@ -1,4 +1,5 @@
 import type { KubeClients } from './kube.ts';
+import { mergePodAnnotations } from './pod-annotations.ts';
 import { listPods } from './workloads.ts';
 
 export interface SimulatedUsage {
@@ -16,17 +17,9 @@ export async function setPodUsage(
   pod: string,
   usage: SimulatedUsage,
 ): Promise<void> {
-  const current = await kube.core.readNamespacedPod({ namespace, name: pod });
-  const annotations = {
-    ...current.metadata?.annotations,
+  await mergePodAnnotations(kube, namespace, pod, {
     'kwok.x-k8s.io/usage-cpu': usage.cpu,
     'kwok.x-k8s.io/usage-memory': usage.memory,
-  };
-  // JSON Patch `add` on an existing member replaces it, and creates the map if missing.
-  await kube.core.patchNamespacedPod({
-    namespace,
-    name: pod,
-    body: [{ op: 'add', path: '/metadata/annotations', value: annotations }],
   });
 }
 

@@ -16,6 +16,7 @@ import {
   type LeaseAvailability,
   type StepDownReason,
 } from './lease-decisions.js';
+import { LoopStop } from './loop-stop.js';
 
 /** The three Lease calls the elector makes (a subset of client-node's CoordinationV1Api). */
 export type LeaseClient = Pick<
@@ -73,9 +74,8 @@ export class LeaderElector {
   private leading = false;
   private lastRenewMs = 0;
   private observedHolder: string | undefined;
-  private stopped = false;
+  private readonly loop = new LoopStop();
   private running: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
 
   constructor(private readonly options: LeaderElectorOptions) {
     if (options.client !== undefined) this.client = options.client;
@@ -110,15 +110,14 @@ export class LeaderElector {
 
   /** Starts campaigning in the background; returns at once. */
   start(): void {
-    if (this.stopped) throw new Error('the leader elector was stopped');
+    if (this.loop.stopped) throw new Error('the leader elector was stopped');
     this.running ??= this.run();
   }
 
   /** Stops campaigning; a leader releases the Lease and is told it stopped leading. */
   async stop(): Promise<void> {
-    if (this.stopped) return this.running;
-    this.stopped = true;
-    this.wake?.();
+    if (this.loop.stopped) return this.running;
+    this.loop.stop();
     await this.running;
     if (this.leading) {
       this.leading = false;
@@ -128,10 +127,10 @@ export class LeaderElector {
   }
 
   private async run(): Promise<void> {
-    while (!this.stopped) {
+    while (!this.loop.stopped) {
       if (!this.leading) {
         const attempt = await this.tryAcquireOrRenew();
-        if (this.stopped) {
+        if (this.loop.stopped) {
           // Won just as stop() was called: keep `leading` so stop() releases it.
           if (attempt.ok) this.leading = true;
           return;
@@ -142,20 +141,20 @@ export class LeaderElector {
           this.callback(() => this.options.onStartedLeading?.());
           continue;
         }
-        await this.sleep(
+        await this.loop.sleep(
           this.retryPeriodMs * (1 + (RETRY_JITTER_FACTOR - 1) * this.random()),
         );
         continue;
       }
-      await this.sleep(this.retryPeriodMs);
-      if (this.stopped) return;
+      await this.loop.sleep(this.retryPeriodMs);
+      if (this.loop.stopped) return;
       const remaining = this.lastRenewMs + this.renewDeadlineMs - this.now();
       const attempt = await withTimeout(
         this.tryAcquireOrRenew(),
         Math.max(0, remaining),
         { ok: false, availability: undefined },
       );
-      if (this.stopped) return;
+      if (this.loop.stopped) return;
       if (attempt.ok) this.lastRenewMs = this.now();
       const reason = stepDownReason({
         availability: attempt.availability,
@@ -261,20 +260,6 @@ export class LeaderElector {
     } catch (error) {
       this.options.onError?.(error);
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    }).then(() => {
-      this.wake = undefined;
-    });
   }
 }
 

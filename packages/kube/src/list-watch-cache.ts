@@ -13,6 +13,7 @@ import {
 import { keyOf, objectKey } from './object-key.js';
 import { diffRelist } from './relist-diff.js';
 import { isWatchStale, stalenessCheckIntervalMs } from './staleness.js';
+import { LoopStop } from './loop-stop.js';
 
 /** A change the cache saw, from a watch event or from a relist. */
 export type CacheEvent<T extends KubernetesObject> =
@@ -116,8 +117,7 @@ export class ListWatchCache<T extends KubernetesObject> {
   private lastActivityMs = 0;
   private counters = { lists: 0, watches: 0, goneRelists: 0, staleRestarts: 0 };
   private running: Promise<void> | undefined;
-  private stopped = false;
-  private wake: (() => void) | undefined;
+  private readonly loop = new LoopStop();
   private endWatch: ((end: WatchEnd) => void) | undefined;
   private syncWaiters: {
     resolve: () => void;
@@ -137,7 +137,8 @@ export class ListWatchCache<T extends KubernetesObject> {
 
   /** Starts list + watch; resolves once the first list is in the cache. */
   start(): Promise<void> {
-    if (this.stopped) return Promise.reject(new Error('the cache was stopped'));
+    if (this.loop.stopped)
+      return Promise.reject(new Error('the cache was stopped'));
     if (this.running === undefined) {
       this.running = this.run().catch((error: unknown) =>
         this.report(error, 'watch'),
@@ -151,9 +152,8 @@ export class ListWatchCache<T extends KubernetesObject> {
 
   /** Stops the watch and every timer; resolves when the loop has ended. */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.loop.stop();
     this.endWatch?.({ kind: 'stopped' });
-    this.wake?.();
     for (const waiter of this.syncWaiters.splice(0))
       waiter.reject(new Error('the cache was stopped before its first list'));
     await this.running;
@@ -203,17 +203,17 @@ export class ListWatchCache<T extends KubernetesObject> {
   private async run(): Promise<void> {
     let needList = true;
     let failures = 0;
-    while (!this.stopped) {
+    while (!this.loop.stopped) {
       if (needList) {
         try {
           await this.relist();
           needList = false;
           failures = 0;
         } catch (error) {
-          if (this.stopped) return;
+          if (this.loop.stopped) return;
           this.report(error, 'list');
           failures += 1;
-          await this.sleep(
+          await this.loop.sleep(
             backoffDelayMs(failures, this.random(), this.backoff),
           );
         }
@@ -235,7 +235,7 @@ export class ListWatchCache<T extends KubernetesObject> {
           // A server that closes every watch at once must not make us spin.
           if (end.early) {
             failures += 1;
-            await this.sleep(
+            await this.loop.sleep(
               backoffDelayMs(failures, this.random(), this.backoff),
             );
           } else failures = 0;
@@ -243,7 +243,7 @@ export class ListWatchCache<T extends KubernetesObject> {
         case 'failed':
           this.report(end.error, 'watch');
           failures += 1;
-          await this.sleep(
+          await this.loop.sleep(
             backoffDelayMs(failures, this.random(), this.backoff),
           );
           break;
@@ -253,7 +253,7 @@ export class ListWatchCache<T extends KubernetesObject> {
 
   private async relist(): Promise<void> {
     const result = await this.options.list();
-    if (this.stopped) return;
+    if (this.loop.stopped) return;
     const diff = diffRelist(this.objects, result.items);
     this.objects.clear();
     for (const [key, object] of diff.next) this.objects.set(key, object);
@@ -396,19 +396,5 @@ export class ListWatchCache<T extends KubernetesObject> {
     } catch {
       // A failing error reporter must not stop the cache.
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    }).then(() => {
-      this.wake = undefined;
-    });
   }
 }
