@@ -7,6 +7,7 @@ describe('recommender flags', () => {
       recommenderName: 'default',
       recommenderIntervalMs: 60_000,
       checkpointsGcIntervalMs: 600_000,
+      checkpointsTimeoutMs: 60_000,
       address: { host: '0.0.0.0', port: 8942 },
       memorySaver: false,
       vpaObjectNamespace: undefined,
@@ -14,6 +15,9 @@ describe('recommender flags', () => {
       leaderElect: false,
       leaderElectResourceName: 'vpa-recommender-lease',
       leaderElectResourceNamespace: 'kube-system',
+      leaderElectLeaseDurationMs: 15_000,
+      leaderElectRenewDeadlineMs: 10_000,
+      leaderElectRetryPeriodMs: 2_000,
       globalMaxAllowed: {},
     });
   });
@@ -25,6 +29,10 @@ describe('recommender flags', () => {
       '--address=127.0.0.1:0',
       '--ignored-vpa-object-namespaces=kube-system,infra',
       '--leader-elect=true',
+      '--leader-elect-lease-duration=3s',
+      '--leader-elect-renew-deadline=2s',
+      '--leader-elect-retry-period=500ms',
+      '--checkpoints-timeout=10s',
       '--memory-saver',
       '--container-recommendation-max-allowed-cpu=4',
       '--container-recommendation-max-allowed-memory=8Gi',
@@ -35,6 +43,10 @@ describe('recommender flags', () => {
       address: { host: '127.0.0.1', port: 0 },
       ignoredVpaObjectNamespaces: ['kube-system', 'infra'],
       leaderElect: true,
+      leaderElectLeaseDurationMs: 3000,
+      leaderElectRenewDeadlineMs: 2000,
+      leaderElectRetryPeriodMs: 500,
+      checkpointsTimeoutMs: 10_000,
       memorySaver: true,
       globalMaxAllowed: { cpu: '4', memory: '8Gi' },
     });
@@ -62,6 +74,14 @@ describe('recommender flags', () => {
     [
       ['--leader-elect=maybe'],
       "--leader-elect must be true or false, got 'maybe'",
+    ],
+    [
+      ['--leader-elect-lease-duration=10s'],
+      '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline',
+    ],
+    [
+      ['--leader-elect-retry-period=10s', '--leader-elect-lease-duration=20s'],
+      '--leader-elect-renew-deadline must be greater than --leader-elect-retry-period',
     ],
     [
       ['--vpa-object-namespace=a', '--ignored-vpa-object-namespaces=b'],

@@ -11,6 +11,8 @@ export interface RecommenderFlags {
   recommenderName: string;
   recommenderIntervalMs: number;
   checkpointsGcIntervalMs: number;
+  /** `--checkpoints-timeout`: the deadline of one MaintainCheckpoints step. */
+  checkpointsTimeoutMs: number;
   /** host:port of the ops server (/metrics, /healthz, /readyz); port 0 picks a free one. */
   address: { host: string; port: number };
   memorySaver: boolean;
@@ -19,6 +21,9 @@ export interface RecommenderFlags {
   leaderElect: boolean;
   leaderElectResourceName: string;
   leaderElectResourceNamespace: string;
+  leaderElectLeaseDurationMs: number;
+  leaderElectRenewDeadlineMs: number;
+  leaderElectRetryPeriodMs: number;
   /** `--container-recommendation-max-allowed-cpu/-memory`: caps for resources a policy leaves open. */
   globalMaxAllowed: ResourceList;
 }
@@ -73,6 +78,44 @@ function maxAllowed(resource: 'cpu' | 'memory', text: string): ResourceList {
   return { [resource]: text };
 }
 
+function leaseTimings(values: {
+  'leader-elect-lease-duration': string;
+  'leader-elect-renew-deadline': string;
+  'leader-elect-retry-period': string;
+}): Pick<
+  RecommenderFlags,
+  | 'leaderElectLeaseDurationMs'
+  | 'leaderElectRenewDeadlineMs'
+  | 'leaderElectRetryPeriodMs'
+> {
+  const lease = parseDuration(
+    values['leader-elect-lease-duration'],
+    'leader-elect-lease-duration',
+  );
+  const renew = parseDuration(
+    values['leader-elect-renew-deadline'],
+    'leader-elect-renew-deadline',
+  );
+  const retry = parseDuration(
+    values['leader-elect-retry-period'],
+    'leader-elect-retry-period',
+  );
+  // client-go's checks: a leader must renew before its lease runs out, retrying in between.
+  if (lease <= renew)
+    throw new FlagError(
+      '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline',
+    );
+  if (renew <= retry)
+    throw new FlagError(
+      '--leader-elect-renew-deadline must be greater than --leader-elect-retry-period',
+    );
+  return {
+    leaderElectLeaseDurationMs: lease,
+    leaderElectRenewDeadlineMs: renew,
+    leaderElectRetryPeriodMs: retry,
+  };
+}
+
 export function parseFlags(argv: readonly string[]): RecommenderFlags {
   let values;
   try {
@@ -84,6 +127,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'recommender-name': { type: 'string', default: 'default' },
         'recommender-interval': { type: 'string', default: '1m' },
         'checkpoints-gc-interval': { type: 'string', default: '10m' },
+        'checkpoints-timeout': { type: 'string', default: '1m' },
         address: { type: 'string', default: ':8942' },
         'memory-saver': { type: 'boolean', default: false },
         'vpa-object-namespace': { type: 'string', default: '' },
@@ -97,6 +141,9 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
           type: 'string',
           default: 'kube-system',
         },
+        'leader-elect-lease-duration': { type: 'string', default: '15s' },
+        'leader-elect-renew-deadline': { type: 'string', default: '10s' },
+        'leader-elect-retry-period': { type: 'string', default: '2s' },
         'container-recommendation-max-allowed-cpu': {
           type: 'string',
           default: '',
@@ -135,6 +182,10 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
       values['checkpoints-gc-interval'],
       'checkpoints-gc-interval',
     ),
+    checkpointsTimeoutMs: parseDuration(
+      values['checkpoints-timeout'],
+      'checkpoints-timeout',
+    ),
     address: parseAddress(values.address),
     memorySaver: values['memory-saver'],
     vpaObjectNamespace: only === '' ? undefined : only,
@@ -142,6 +193,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     leaderElect: values['leader-elect'] === 'true',
     leaderElectResourceName: values['leader-elect-resource-name'],
     leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
+    ...leaseTimings(values),
     globalMaxAllowed: {
       ...maxAllowed('cpu', values['container-recommendation-max-allowed-cpu']),
       ...maxAllowed(

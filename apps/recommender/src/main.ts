@@ -174,6 +174,9 @@ export async function main(
     ? new LeaderElector({
         name: flags.leaderElectResourceName,
         namespace: flags.leaderElectResourceNamespace,
+        leaseDurationMs: flags.leaderElectLeaseDurationMs,
+        renewDeadlineMs: flags.leaderElectRenewDeadlineMs,
+        retryPeriodMs: flags.leaderElectRetryPeriodMs,
         identity: process.env['POD_NAME'] ?? `${hostname()}-${process.pid}`,
         kubeConfig,
         onStartedLeading: () => {

@@ -6,6 +6,9 @@ export interface RecommenderMetrics {
   aggregateContainerStates: Gauge;
   vpaObjects: Gauge<'has_recommendation' | 'unsupported_config'>;
   metricServerResponses: Counter<'is_error' | 'client_name'>;
+  /** `--storage=prometheus`: every request to the Prometheus HTTP API, by status code. */
+  prometheusRequests: Counter<'code' | 'method'>;
+  prometheusRequestDuration: Histogram<'code' | 'method'>;
   /** Tandem's own: problems the loop recovered from, by kind. */
   recoveredErrors: Counter<'kind'>;
 }
@@ -35,6 +38,18 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
       name: 'vpa_recommender_metric_server_responses',
       help: 'Responses of the metrics API',
       labelNames: ['is_error', 'client_name'],
+      registers,
+    }),
+    prometheusRequests: new Counter({
+      name: 'vpa_recommender_prometheus_client_api_requests_count',
+      help: 'Requests to the Prometheus HTTP API',
+      labelNames: ['code', 'method'],
+      registers,
+    }),
+    prometheusRequestDuration: new Histogram({
+      name: 'vpa_recommender_prometheus_client_api_requests_duration_seconds',
+      help: 'Duration of requests to the Prometheus HTTP API',
+      labelNames: ['code', 'method'],
       registers,
     }),
     recoveredErrors: new Counter({
