@@ -1,7 +1,6 @@
-import { request } from 'node:http';
 import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
-import { httpStatusOf } from '../harness/kube.ts';
+import { httpGet } from '../harness/http.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
@@ -11,127 +10,34 @@ import {
 } from '../harness/recommender-process.ts';
 import { simulateOomKills } from '../harness/simulation.ts';
 import { waitFor } from '../harness/wait.ts';
+import {
+  CHECKPOINTS,
+  condition,
+  recommendationFor,
+  VPA_GROUP,
+  VPA_VERSION,
+  vpaObjects,
+  type Checkpoint,
+  type ContainerRecommendation,
+  type Vpa,
+} from '../harness/vpa-objects.ts';
 import { runDeployment } from '../harness/workloads.ts';
 
 // The recommender runs as a host process and OOMs are simulated by the local kwok stages.
 const describeLocal = isLocalCluster() ? describe : describe.skip;
 
-const GROUP = 'autoscaling.k8s.io';
-const VERSION = 'v1';
-const VPAS = 'verticalpodautoscalers';
-const CHECKPOINTS = 'verticalpodautoscalercheckpoints';
 const INTERVAL_SECONDS = 5;
 
 /** What a cycle with no history at all gives as upper bound (1e14: confidence 0). */
 const NO_HISTORY_UPPER = { cpu: '100G', memory: '97656250000Ki' };
-
-interface Resources {
-  cpu?: string;
-  memory?: string;
-}
-interface ContainerRecommendation {
-  containerName: string;
-  target?: Resources;
-  lowerBound?: Resources;
-  upperBound?: Resources;
-  uncappedTarget?: Resources;
-}
-interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
-}
-interface VpaStatus {
-  recommendation?: { containerRecommendations?: ContainerRecommendation[] };
-  conditions?: Condition[];
-  observedGeneration?: number;
-}
-interface Vpa {
-  metadata: { name: string; generation?: number; resourceVersion?: string };
-  spec: Record<string, unknown>;
-  status?: VpaStatus;
-}
-interface Checkpoint {
-  metadata: { name: string; resourceVersion?: string };
-  spec: { vpaObjectName: string; containerName: string };
-  status?: {
-    version?: string;
-    lastUpdateTime?: string;
-    firstSampleStart?: string;
-    lastSampleStart?: string;
-    totalSamplesCount?: number;
-    cpuHistogram?: { totalWeight?: number };
-    memoryHistogram?: { totalWeight?: number };
-  };
-}
 
 const { kube, namespace: currentNamespace } = useTestNamespace('recommender');
 let namespace: string;
 /** The recommender the tests talk to; the restart test replaces it. */
 let recommender: RecommenderProcess;
 
-async function createVpa(
-  name: string,
-  target: string,
-  extraSpec: Record<string, unknown> = {},
-): Promise<Vpa> {
-  return (await kube.customObjects.createNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    namespace,
-    plural: VPAS,
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'VerticalPodAutoscaler',
-      metadata: { name },
-      spec: {
-        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target },
-        updatePolicy: { updateMode: 'Off' },
-        ...extraSpec,
-      },
-    },
-  })) as Vpa;
-}
-
-async function readVpa(name: string): Promise<Vpa> {
-  return (await kube.customObjects.getNamespacedCustomObject({
-    group: GROUP,
-    version: VERSION,
-    namespace,
-    plural: VPAS,
-    name,
-  })) as Vpa;
-}
-
-async function readCheckpoint(name: string): Promise<Checkpoint | undefined> {
-  try {
-    return (await kube.customObjects.getNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
-      namespace,
-      plural: CHECKPOINTS,
-      name,
-    })) as Checkpoint;
-  } catch (error) {
-    if (httpStatusOf(error) === 404) return undefined;
-    throw error;
-  }
-}
-
-function recommendationFor(
-  vpa: Vpa,
-  container = 'app',
-): ContainerRecommendation | undefined {
-  return vpa.status?.recommendation?.containerRecommendations?.find(
-    (recommendation) => recommendation.containerName === container,
-  );
-}
-
-function condition(vpa: Vpa, type: string): Condition | undefined {
-  return vpa.status?.conditions?.find((candidate) => candidate.type === type);
-}
+const vpas = vpaObjects(kube, () => namespace);
+const { createVpa, readVpa, readCheckpoint } = vpas;
 
 /** The last VPA status seen plus the recommender's log tail: what a timeout reports. */
 function observer(read: () => Vpa | undefined): () => Promise<string> {
@@ -139,28 +45,18 @@ function observer(read: () => Vpa | undefined): () => Promise<string> {
     `status ${JSON.stringify(read()?.status)}; recommender output tail:\n${recommender.tail(15)}`;
 }
 
-/** Waits until the VPA's status holds a recommendation for container `app` matching `accept`. */
-async function waitForRecommendation(
+/** Waits for a recommendation of container `app` that `accept` takes. */
+function waitForRecommendation(
   name: string,
   description: string,
-  accept: (recommendation: ContainerRecommendation, vpa: Vpa) => boolean = () =>
-    true,
-  timeoutMs = 120_000,
-): Promise<{ vpa: Vpa; recommendation: ContainerRecommendation }> {
-  let last: Vpa | undefined;
-  return waitFor(
-    `${description} (VPA ${namespace}/${name})`,
-    async () => {
-      last = await readVpa(name);
-      const recommendation = recommendationFor(last);
-      return recommendation?.target !== undefined &&
-        accept(recommendation, last)
-        ? { vpa: last, recommendation }
-        : undefined;
-    },
-    { timeoutMs, intervalMs: 200 },
-    observer(() => last),
-  );
+  accept?: (recommendation: ContainerRecommendation, vpa: Vpa) => boolean,
+  timeoutMs?: number,
+) {
+  return vpas.waitForRecommendation(name, description, {
+    accept,
+    timeoutMs,
+    context: () => `recommender output tail:\n${recommender.tail(15)}`,
+  });
 }
 
 /** Waits until `count` more "cycle done" lines than now have been logged. */
@@ -173,22 +69,6 @@ async function waitForCycles(count: number): Promise<void> {
     async () =>
       `${recommender.cycleCount()} cycles; output tail:\n${recommender.tail(15)}`,
   );
-}
-
-function httpGet(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    request(url, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body }),
-      );
-      response.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
 }
 
 describeLocal('the recommender process against the local cluster', () => {
@@ -284,14 +164,7 @@ describeLocal('the recommender process against the local cluster', () => {
 
     // Forget the old status, so the new process's first computation is written and seen
     // (the recommender writes only when the status changes).
-    await kube.customObjects.patchNamespacedCustomObjectStatus({
-      group: GROUP,
-      version: VERSION,
-      namespace,
-      plural: VPAS,
-      name: 'steady',
-      body: [{ op: 'replace', path: '/status', value: {} }],
-    });
+    await vpas.clearStatus('steady');
     expect(recommendationFor(await readVpa('steady'))).toBeUndefined();
 
     recommender = await startRecommender({
@@ -467,12 +340,12 @@ describeLocal('the recommender process against the local cluster', () => {
     // A checkpoint nobody owns any more (its VPA was deleted), and the foreign VPA's, which
     // must survive: another recommender's history is not ours to delete.
     await kube.customObjects.createNamespacedCustomObject({
-      group: GROUP,
-      version: VERSION,
+      group: VPA_GROUP,
+      version: VPA_VERSION,
       namespace,
       plural: CHECKPOINTS,
       body: {
-        apiVersion: `${GROUP}/${VERSION}`,
+        apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
         kind: 'VerticalPodAutoscalerCheckpoint',
         metadata: { name: 'deleted-app' },
         spec: { vpaObjectName: 'deleted', containerName: 'app' },

@@ -42,6 +42,8 @@ export interface CycleContext {
   /** Every VPA key of the cluster (any recommender): checkpoints of others are kept. */
   allVpaKeys: () => Set<string>;
   namespace: string | undefined;
+  /** False with `--storage=prometheus`: history then comes from Prometheus, and checkpoints are neither read nor written. */
+  checkpointsEnabled: boolean;
   checkpointsGcIntervalMs: number;
   /** When orphaned checkpoints were last deleted; the first run is one interval after start. */
   lastCheckpointGcMs: number;
@@ -111,6 +113,7 @@ export async function runCycle(
       span.setAttribute('writes', summary.statusWrites);
     });
     await step('MaintainCheckpoints', async (span) => {
+      if (!context.checkpointsEnabled) return;
       summary.checkpointWrites = await maintainCheckpoints(
         context,
         nowMs,

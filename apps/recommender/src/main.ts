@@ -127,6 +127,7 @@ export async function main(
           ),
       ),
     namespace,
+    checkpointsEnabled: true,
     checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
     lastCheckpointGcMs: Date.now(),
     // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
