@@ -10,6 +10,7 @@ export {
   type ModelResult,
 } from './model-result.js';
 export { objectKey } from './object-key.js';
+export { oomsFromEvictionEvent, type ObservedEvent } from './eviction-ooms.js';
 export {
   type ObservedContainerStatus,
   type ObservedOom,
