@@ -336,6 +336,61 @@ describeLocal('the recommender process against the local cluster', () => {
     expect(memoryAfter).toBeGreaterThan(memoryBefore);
   });
 
+  it('counts a memory eviction event as an OOM at the evicted usage', async () => {
+    const usageBytes = 400 * 1024 * 1024;
+    // max(usage + 100 MiB, 1.2 × usage) for the 400 MiB the kubelet reported.
+    const evictionBump = Math.max(
+      usageBytes + 104_857_600,
+      Math.trunc(usageBytes * 1.2),
+    );
+    const [pod] = await runDeployment(kube, namespace, {
+      name: 'evicted',
+      replicas: 1,
+      cpuRequest: '100m',
+      memoryRequest: '128Mi',
+      initialUsage: { cpu: '100m', memory: '100Mi' },
+    });
+    await createVpa('evicted', 'evicted');
+    const before = await waitForRecommendation(
+      'evicted',
+      'a recommendation before the eviction',
+    );
+    expect(
+      parseMemoryBytes(before.recommendation.target?.memory ?? 'NaN'),
+    ).toBeLessThan(evictionBump);
+    await waitForCycles(1);
+
+    // The event the kubelet's eviction manager writes when it evicts for memory pressure.
+    const podName = pod?.metadata?.name ?? '';
+    await kube.core.createNamespacedEvent({
+      namespace,
+      body: {
+        metadata: {
+          generateName: `${podName}.`,
+          annotations: {
+            offending_containers: 'app',
+            offending_containers_usage: '400Mi',
+            starved_resource: 'memory',
+          },
+        },
+        involvedObject: { kind: 'Pod', namespace, name: podName },
+        reason: 'Evicted',
+        message: 'The node was low on resource: memory.',
+        type: 'Warning',
+      },
+    });
+    const after = await waitForRecommendation(
+      'evicted',
+      `the memory target to reach the eviction bump ${evictionBump} B`,
+      (recommendation) =>
+        parseMemoryBytes(recommendation.target?.memory ?? '0') >= evictionBump,
+      90_000,
+    );
+    expect(
+      parseMemoryBytes(after.recommendation.target?.memory ?? 'NaN'),
+    ).toBeGreaterThanOrEqual(evictionBump);
+  });
+
   it('caps to --container-recommendation-max-allowed-cpu and deletes checkpoints whose VPA is gone', async () => {
     // A checkpoint nobody owns any more (its VPA was deleted), and the foreign VPA's, which
     // must survive: another recommender's history is not ours to delete.

@@ -3,9 +3,9 @@ import { describeError } from '@tandem/kube';
 import { inSpan, type Logger } from '@tandem/telemetry';
 import type { Pod, ResourceList, VerticalPodAutoscaler } from '@tandem/vpa-api';
 import type { Span, Tracer } from '@opentelemetry/api';
+import { writeCheckpoints } from './checkpoint-writer.js';
 import type { ContainerUsage } from './metrics-source.js';
 import {
-  checkpointsForVpa,
   type ClusterModel,
   computeVpaStatus,
   objectKey,
@@ -45,6 +45,12 @@ export interface CycleContext {
   /** False with `--storage=prometheus`: history then comes from Prometheus, and checkpoints are neither read nor written. */
   checkpointsEnabled: boolean;
   checkpointsGcIntervalMs: number;
+  /** `--checkpoints-timeout`: MaintainCheckpoints stops starting VPAs after this long. */
+  checkpointsTimeoutMs: number;
+  /** When each VPA's checkpoints were last all written: the oldest go first. */
+  lastCheckpointWrittenMs: Map<string, number>;
+  /** Wall-clock milliseconds, for step deadlines. */
+  clock: () => number;
   /** When orphaned checkpoints were last deleted; the first run is one interval after start. */
   lastCheckpointGcMs: number;
 }
@@ -114,12 +120,18 @@ export async function runCycle(
     });
     await step('MaintainCheckpoints', async (span) => {
       if (!context.checkpointsEnabled) return;
-      summary.checkpointWrites = await maintainCheckpoints(
+      const { writes, vpasLeft } = await maintainCheckpoints(
         context,
         nowMs,
         recover,
       );
-      span.setAttribute('writes', summary.checkpointWrites);
+      summary.checkpointWrites = writes;
+      span.setAttributes({ writes, vpasLeft });
+      if (vpasLeft > 0)
+        context.logger.info(
+          { vpasLeft },
+          '--checkpoints-timeout reached; the VPAs left go first next cycle',
+        );
       if (
         nowMs - context.lastCheckpointGcMs >=
         context.checkpointsGcIntervalMs
@@ -298,22 +310,20 @@ async function maintainCheckpoints(
   context: CycleContext,
   nowMs: number,
   recover: Recover,
-): Promise<number> {
-  let writes = 0;
-  for (const key of context.model.vpaKeys()) {
-    for (const checkpoint of checkpointsForVpa(context.model, key, nowMs)) {
-      try {
-        await context.store.writeCheckpoint(checkpoint);
-        writes += 1;
-      } catch (error) {
-        recover(
-          'checkpoint-write',
-          `checkpoint ${checkpoint.metadata?.name} of VPA ${key} not written: ${describeError(error)}`,
-        );
-      }
-    }
-  }
-  return writes;
+): Promise<{ writes: number; vpasLeft: number }> {
+  const deadlineMs = context.clock() + context.checkpointsTimeoutMs;
+  return writeCheckpoints({
+    model: context.model,
+    nowMs,
+    lastWrittenMs: context.lastCheckpointWrittenMs,
+    deadlinePassed: () => context.clock() >= deadlineMs,
+    write: (checkpoint) => context.store.writeCheckpoint(checkpoint),
+    onWriteError: (checkpoint, key, error) =>
+      recover(
+        'checkpoint-write',
+        `checkpoint ${checkpoint.metadata?.name} of VPA ${key} not written: ${describeError(error)}`,
+      ),
+  });
 }
 
 async function deleteOrphanedCheckpoints(

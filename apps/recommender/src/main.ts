@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CoreV1Api,
+  type CoreV1Event,
   CustomObjectsApi,
   type KubernetesListObject,
   type KubernetesObject,
@@ -28,6 +29,7 @@ import { podMetricsSource } from './metrics-source.js';
 import {
   ClusterModel,
   objectKey,
+  oomsFromEvictionEvent,
   oomsFromPodUpdate,
   type ObservedOom,
   type ObservedPod,
@@ -108,6 +110,31 @@ export async function main(
       );
   });
 
+  // Memory evictions count as OOMs (upstream's observer); only new events matter, so the
+  // cache's initial list is read like upstream's watch replay, and updates are ignored.
+  const evictionFieldSelector = 'reason=Evicted';
+  const evictions = new ListWatchCache<CoreV1Event>({
+    path:
+      namespace === undefined
+        ? '/api/v1/events'
+        : `/api/v1/namespaces/${namespace}/events`,
+    fieldSelector: evictionFieldSelector,
+    list: () =>
+      namespace === undefined
+        ? core.listEventForAllNamespaces({
+            fieldSelector: evictionFieldSelector,
+          })
+        : core.listNamespacedEvent({
+            namespace,
+            fieldSelector: evictionFieldSelector,
+          }),
+    kubeConfig,
+    onError: onCacheError('eviction events'),
+  });
+  evictions.onEvent((event) => {
+    if (event.type === 'add') ooms.push(...oomsFromEvictionEvent(event.object));
+  });
+
   const metrics = recommenderMetrics(telemetry.metrics);
   const store = vpaStore(kubeConfig);
   const context: CycleContext = {
@@ -129,6 +156,9 @@ export async function main(
     namespace,
     checkpointsEnabled: true,
     checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
+    checkpointsTimeoutMs: flags.checkpointsTimeoutMs,
+    lastCheckpointWrittenMs: new Map(),
+    clock: Date.now,
     lastCheckpointGcMs: Date.now(),
     // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
     listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
@@ -166,7 +196,7 @@ export async function main(
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => stopping.abort());
 
-  await Promise.all([vpas.start(), pods.start()]);
+  await Promise.all([vpas.start(), pods.start(), evictions.start()]);
   await loadVpas(context, (kind, message) => logger.warn({ kind }, message));
   await loadCheckpoints(context, store, namespace, logger);
 
@@ -219,7 +249,7 @@ export async function main(
 
   logger.info('stopping');
   await elector?.stop();
-  await Promise.all([vpas.stop(), pods.stop(), ops.close()]);
+  await Promise.all([vpas.stop(), pods.stop(), evictions.stop(), ops.close()]);
   await telemetry.shutdown();
   return 0;
 }

@@ -1,0 +1,61 @@
+import type { VerticalPodAutoscalerCheckpoint } from '@tandem/vpa-api';
+import { checkpointsForVpa, type ClusterModel } from './model/index.js';
+
+export interface CheckpointWriterOptions {
+  model: ClusterModel;
+  nowMs: number;
+  /** When each VPA's checkpoints were last all written; updated here, pruned of gone VPAs. */
+  lastWrittenMs: Map<string, number>;
+  /** True once the step's `--checkpoints-timeout` has passed. */
+  deadlinePassed: () => boolean;
+  write: (checkpoint: VerticalPodAutoscalerCheckpoint) => Promise<void>;
+  onWriteError: (
+    checkpoint: VerticalPodAutoscalerCheckpoint,
+    vpaKey: string,
+    error: unknown,
+  ) => void;
+}
+
+export interface CheckpointWriteResult {
+  writes: number;
+  /** VPAs the deadline left for the next cycle (they are first in line then). */
+  vpasLeft: number;
+}
+
+/**
+ * Upstream's MaintainCheckpoints: VPAs whose checkpoints are oldest go first (never written
+ * counts as oldest), so a deadline that cuts a cycle short never starves the same VPAs; the
+ * deadline is honoured only after one VPA is written, so a slow API server still makes
+ * progress. A VPA counts as written only when all its containers' checkpoints were.
+ */
+export async function writeCheckpoints(
+  options: CheckpointWriterOptions,
+): Promise<CheckpointWriteResult> {
+  const { model, nowMs, lastWrittenMs } = options;
+  const keys = model.vpaKeys();
+  const live = new Set(keys);
+  for (const key of lastWrittenMs.keys())
+    if (!live.has(key)) lastWrittenMs.delete(key);
+  const order = keys.sort(
+    (a, b) =>
+      (lastWrittenMs.get(a) ?? -Infinity) -
+        (lastWrittenMs.get(b) ?? -Infinity) || a.localeCompare(b),
+  );
+  let writes = 0;
+  for (const [index, key] of order.entries()) {
+    if (index > 0 && options.deadlinePassed())
+      return { writes, vpasLeft: order.length - index };
+    let complete = true;
+    for (const checkpoint of checkpointsForVpa(model, key, nowMs)) {
+      try {
+        await options.write(checkpoint);
+        writes += 1;
+      } catch (error) {
+        complete = false;
+        options.onWriteError(checkpoint, key, error);
+      }
+    }
+    if (complete) lastWrittenMs.set(key, nowMs);
+  }
+  return { writes, vpasLeft: 0 };
+}
