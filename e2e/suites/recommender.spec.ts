@@ -391,6 +391,75 @@ describeLocal('the recommender process against the local cluster', () => {
     ).toBeGreaterThanOrEqual(evictionBump);
   });
 
+  it('skips a corrupt checkpoint at start-up with a log line, a Warning event and a count', async () => {
+    await createVpa('corrupt', 'steady');
+    await kube.customObjects.createNamespacedCustomObject({
+      group: VPA_GROUP,
+      version: VPA_VERSION,
+      namespace,
+      plural: CHECKPOINTS,
+      body: {
+        apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
+        kind: 'VerticalPodAutoscalerCheckpoint',
+        metadata: { name: 'corrupt-app' },
+        spec: { vpaObjectName: 'corrupt', containerName: 'app' },
+        status: {
+          version: 'v3',
+          cpuHistogram: { bucketWeights: { '9999': 10000 }, totalWeight: 1 },
+        },
+      },
+    });
+    expect(await recommender.stop()).toBe(0);
+    recommender = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: INTERVAL_SECONDS,
+    });
+
+    const skipped = await waitFor(
+      'the restarted recommender to log that checkpoint corrupt-app was skipped',
+      async () =>
+        recommender
+          .entries()
+          .find(
+            (entry) =>
+              entry.checkpoint === 'corrupt-app' &&
+              String(entry.msg).startsWith('checkpoint skipped: '),
+          ),
+      { timeoutMs: 60_000 },
+      async () => `output tail:\n${recommender.tail(15)}`,
+    );
+    expect(skipped.msg).toContain('bucketWeights["9999"]');
+    const event = await waitFor(
+      'a CheckpointCorrupt Warning event on VPA corrupt',
+      async () =>
+        (
+          await kube.core.listNamespacedEvent({
+            namespace,
+            fieldSelector:
+              'involvedObject.kind=VerticalPodAutoscaler,involvedObject.name=corrupt,reason=CheckpointCorrupt',
+          })
+        ).items[0],
+      { timeoutMs: 30_000 },
+    );
+    expect(event.type).toBe('Warning');
+    expect(event.message).toMatch(
+      /^Checkpoint corrupt-app was skipped and its history not loaded: .*bucketWeights\["9999"\]/,
+    );
+    const metrics = await httpGet(`${recommender.url}/metrics`);
+    expect(metrics.body).toMatch(
+      /^tandem_recommender_recovered_errors_total\{kind="checkpoint-load"\} 1$/m,
+    );
+    // Nothing else is lost: the VPA is served from live usage, the others from their checkpoints.
+    await waitForRecommendation(
+      'corrupt',
+      'VPA corrupt served from live usage',
+    );
+    expect(recommendationFor(await readVpa('steady'))?.target).toEqual({
+      cpu: '587m',
+      memory: '628694953',
+    });
+  });
+
   it('caps to --container-recommendation-max-allowed-cpu and deletes checkpoints whose VPA is gone', async () => {
     // A checkpoint nobody owns any more (its VPA was deleted), and the foreign VPA's, which
     // must survive: another recommender's history is not ours to delete.

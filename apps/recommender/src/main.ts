@@ -9,7 +9,6 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import {
-  backoffDelayMs,
   describeError,
   LeaderElector,
   ListWatchCache,
@@ -23,7 +22,9 @@ import {
   healthy,
 } from '@tandem/telemetry';
 import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
+import { loadCheckpoints } from './checkpoint-loader.js';
 import { loadVpas, runCycle, type CycleContext } from './cycle.js';
+import { warningRecorder } from './event-recorder.js';
 import { FlagError, parseFlags } from './flags.js';
 import { podMetricsSource } from './metrics-source.js';
 import {
@@ -198,7 +199,14 @@ export async function main(
 
   await Promise.all([vpas.start(), pods.start(), evictions.start()]);
   await loadVpas(context, (kind, message) => logger.warn({ kind }, message));
-  await loadCheckpoints(context, store, namespace, logger);
+  await loadCheckpoints({
+    model: context.model,
+    store,
+    namespace,
+    logger,
+    metrics,
+    recordWarning: warningRecorder(kubeConfig),
+  });
 
   let leading = !flags.leaderElect;
   const elector = flags.leaderElect
@@ -252,53 +260,4 @@ export async function main(
   await Promise.all([vpas.stop(), pods.stop(), evictions.stop(), ops.close()]);
   await telemetry.shutdown();
   return 0;
-}
-
-const CHECKPOINT_LIST_ATTEMPTS = 5;
-
-/** Start-up: history from checkpoints of the VPAs this recommender handles (§4.1). */
-async function loadCheckpoints(
-  context: CycleContext,
-  store: ReturnType<typeof vpaStore>,
-  namespace: string | undefined,
-  logger: CycleContext['logger'],
-): Promise<void> {
-  // A freshly started API server can still answer 429/5xx for a few seconds: retry with
-  // backoff before starting without history (which loses nothing, only confidence).
-  let checkpoints;
-  for (let attempt = 1; checkpoints === undefined; attempt += 1) {
-    try {
-      checkpoints = await store.listCheckpoints(namespace);
-    } catch (error) {
-      if (attempt === CHECKPOINT_LIST_ATTEMPTS) {
-        logger.warn(
-          `checkpoints not loaded, starting without history: ${describeError(error)}`,
-        );
-        return;
-      }
-      await sleep(backoffDelayMs(attempt, Math.random()));
-    }
-  }
-  let loaded = 0;
-  for (const checkpoint of checkpoints) {
-    const vpaKey = objectKey(
-      checkpoint.metadata?.namespace ?? '',
-      checkpoint.spec?.vpaObjectName ?? '',
-    );
-    if (context.model.vpa(vpaKey) === undefined) continue;
-    const result = context.model.loadCheckpoint(
-      vpaKey,
-      checkpoint.spec?.containerName ?? '',
-      checkpoint.status,
-    );
-    if (result.ok) loaded += 1;
-    else {
-      context.metrics.recoveredErrors.inc({ kind: 'checkpoint-load' });
-      logger.warn(
-        { checkpoint: checkpoint.metadata?.name, vpa: vpaKey },
-        `checkpoint skipped: ${result.error.message}`,
-      );
-    }
-  }
-  logger.info({ loaded, listed: checkpoints.length }, 'checkpoints loaded');
 }

@@ -1,0 +1,97 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelayMs, describeError } from '@tandem/kube';
+import type { Logger } from '@tandem/telemetry';
+import { VPA_API_VERSION } from '@tandem/vpa-api';
+import type { WarningRecorder } from './event-recorder.js';
+import { type ClusterModel, objectKey } from './model/index.js';
+import type { RecommenderMetrics } from './recommender-metrics.js';
+import type { VpaStore } from './vpa-store.js';
+
+const CHECKPOINT_LIST_ATTEMPTS = 5;
+/** The reason of the Warning event a VPA gets when one of its checkpoints is unreadable. */
+export const CORRUPT_CHECKPOINT_REASON = 'CheckpointCorrupt';
+
+export interface CheckpointLoaderOptions {
+  model: ClusterModel;
+  store: VpaStore;
+  namespace: string | undefined;
+  logger: Logger;
+  metrics: RecommenderMetrics;
+  recordWarning: WarningRecorder;
+}
+
+/**
+ * Start-up: history from the checkpoints of the VPAs this recommender handles (§4.1), our
+ * own or upstream's (same format). A corrupt checkpoint costs only its own history: it is
+ * skipped with a log line, a count and a Warning event on its VPA, and left in place for a
+ * person to inspect until the next write replaces it.
+ */
+export async function loadCheckpoints(
+  options: CheckpointLoaderOptions,
+): Promise<void> {
+  const { model, logger } = options;
+  const checkpoints = await listWithRetries(options);
+  if (checkpoints === undefined) return;
+  let loaded = 0;
+  for (const checkpoint of checkpoints) {
+    const namespace = checkpoint.metadata?.namespace ?? '';
+    const vpaName = checkpoint.spec?.vpaObjectName ?? '';
+    const vpaKey = objectKey(namespace, vpaName);
+    const vpa = model.vpa(vpaKey);
+    if (vpa === undefined) continue;
+    const result = model.loadCheckpoint(
+      vpaKey,
+      checkpoint.spec?.containerName ?? '',
+      checkpoint.status,
+    );
+    if (result.ok) {
+      loaded += 1;
+      continue;
+    }
+    const name = checkpoint.metadata?.name ?? '';
+    options.metrics.recoveredErrors.inc({ kind: 'checkpoint-load' });
+    logger.warn(
+      { checkpoint: name, vpa: vpaKey },
+      `checkpoint skipped: ${result.error.message}`,
+    );
+    await options
+      .recordWarning(
+        {
+          apiVersion: VPA_API_VERSION,
+          kind: 'VerticalPodAutoscaler',
+          namespace,
+          name: vpaName,
+          uid: vpa.object.metadata?.uid,
+        },
+        CORRUPT_CHECKPOINT_REASON,
+        `Checkpoint ${name} was skipped and its history not loaded: ${result.error.message}`,
+      )
+      .catch((error: unknown) =>
+        logger.warn(
+          { checkpoint: name, vpa: vpaKey },
+          `event for the skipped checkpoint not written: ${describeError(error)}`,
+        ),
+      );
+  }
+  logger.info({ loaded, listed: checkpoints.length }, 'checkpoints loaded');
+}
+
+/**
+ * A freshly started API server can still answer 429/5xx for a few seconds: retry with
+ * backoff before starting without history (which loses nothing, only confidence).
+ */
+async function listWithRetries(options: CheckpointLoaderOptions) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await options.store.listCheckpoints(options.namespace);
+    } catch (error) {
+      if (attempt === CHECKPOINT_LIST_ATTEMPTS) {
+        options.logger.warn(
+          `checkpoints not loaded, starting without history: ${describeError(error)}`,
+        );
+        return undefined;
+      }
+      await sleep(backoffDelayMs(attempt, Math.random()));
+    }
+  }
+}
