@@ -127,6 +127,23 @@ describeLocal('the recommender process against the local cluster', () => {
     expect(condition(vpa, 'NoPodsMatched')).toBeUndefined();
     expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
     expect(vpa.status?.observedGeneration).toBe(vpa.metadata.generation);
+
+    // Upstream's metric names and labels, so its dashboards and alerts carry over.
+    const metrics = await waitFor(
+      'the first-recommendation latency in /metrics',
+      async () => {
+        const { body } = await httpGet(`${recommender.url}/metrics`);
+        return /^vpa_recommender_recommendation_latency_seconds_count 1$/m.test(
+          body,
+        )
+          ? body
+          : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(metrics).toMatch(
+      /^vpa_recommender_vpa_objects_count\{update_mode="Off",has_recommendation="true",api="v1beta2",matches_pods="true",unsupported_config="false"\} 1$/m,
+    );
   });
 
   it('keeps its history across a restart through the checkpoint <vpa>-app', async () => {

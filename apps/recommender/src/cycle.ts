@@ -1,7 +1,12 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import { describeError } from '@tandem/kube';
 import { inSpan, type Logger } from '@tandem/telemetry';
-import type { Pod, ResourceList, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import type {
+  Pod,
+  ResourceList,
+  VerticalPodAutoscaler,
+  VerticalPodAutoscalerStatus,
+} from '@tandem/vpa-api';
 import type { Span, Tracer } from '@opentelemetry/api';
 import { writeCheckpoints } from './checkpoint-writer.js';
 import type { ContainerUsage } from './metrics-source.js';
@@ -285,16 +290,22 @@ async function updateVpas(
       globalMaxAllowed: context.globalMaxAllowed,
     });
     if (tracked === undefined || status === undefined) continue;
+    const hasRecommendation = holdsRecommendation(status);
     context.metrics.vpaObjects.inc({
-      has_recommendation: String(
-        (status.recommendation?.containerRecommendations?.length ?? 0) > 0,
-      ),
+      // Upstream's labels and values: an unset mode counts as Auto, and a v1 object is
+      // reported as api "v1beta2" (upstream never learnt to say v1), so dashboards carry over.
+      update_mode: tracked.object.spec?.updatePolicy?.updateMode || 'Auto',
+      has_recommendation: String(hasRecommendation),
+      api: 'v1beta2',
+      matches_pods: String(context.model.matchingPodCount(key) > 0),
       unsupported_config: String(tracked.unsupportedReason !== undefined),
     });
     if (!statusChanged(tracked.object.status, status)) continue;
     try {
       await context.store.writeStatus(tracked.namespace, tracked.name, status);
       writes += 1;
+      if (hasRecommendation && !holdsRecommendation(tracked.object.status))
+        observeRecommendationLatency(context, tracked.object, nowMs);
     } catch (error) {
       recover(
         'status-write',
@@ -304,6 +315,22 @@ async function updateVpas(
     }
   }
   return writes;
+}
+
+function holdsRecommendation(
+  status: VerticalPodAutoscalerStatus | undefined,
+): boolean {
+  return (status?.recommendation?.containerRecommendations?.length ?? 0) > 0;
+}
+
+function observeRecommendationLatency(
+  context: CycleContext,
+  vpa: VerticalPodAutoscaler,
+  nowMs: number,
+): void {
+  const createdMs = Date.parse(vpa.metadata?.creationTimestamp ?? '');
+  if (!Number.isNaN(createdMs))
+    context.metrics.recommendationLatency.observe((nowMs - createdMs) / 1000);
 }
 
 async function maintainCheckpoints(

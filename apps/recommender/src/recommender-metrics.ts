@@ -4,7 +4,15 @@ import { Counter, Gauge, Histogram, type Registry } from '@tandem/telemetry';
 export interface RecommenderMetrics {
   executionLatency: Histogram<'step'>;
   aggregateContainerStates: Gauge;
-  vpaObjects: Gauge<'has_recommendation' | 'unsupported_config'>;
+  vpaObjects: Gauge<
+    | 'update_mode'
+    | 'has_recommendation'
+    | 'api'
+    | 'matches_pods'
+    | 'unsupported_config'
+  >;
+  /** From a VPA's creation to its first recommendation, observed when that is written. */
+  recommendationLatency: Histogram;
   metricServerResponses: Counter<'is_error' | 'client_name'>;
   /** `--storage=prometheus`: every request to the Prometheus HTTP API, by status code. */
   prometheusRequests: Counter<'code' | 'method'>;
@@ -31,7 +39,22 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
     vpaObjects: new Gauge({
       name: 'vpa_recommender_vpa_objects_count',
       help: 'Number of VPA objects handled by this recommender',
-      labelNames: ['has_recommendation', 'unsupported_config'],
+      labelNames: [
+        'update_mode',
+        'has_recommendation',
+        'api',
+        'matches_pods',
+        'unsupported_config',
+      ],
+      registers,
+    }),
+    recommendationLatency: new Histogram({
+      name: 'vpa_recommender_recommendation_latency_seconds',
+      help: 'Time elapsed from creating a valid VPA configuration to the first recommendation',
+      buckets: [
+        1, 2, 5, 7.5, 10, 20, 30, 40, 50, 60, 90, 120, 150, 180, 240, 300, 600,
+        900, 1800,
+      ],
       registers,
     }),
     metricServerResponses: new Counter({
