@@ -47,6 +47,7 @@ describe('writeCheckpoints', () => {
       model,
       nowMs: T0,
       lastWrittenMs,
+      workers: 1,
       deadlinePassed: never,
       write,
       onWriteError: () => undefined,
@@ -69,6 +70,7 @@ describe('writeCheckpoints', () => {
       model,
       nowMs: T0,
       lastWrittenMs,
+      workers: 1,
       deadlinePassed: () => true,
       write: first.write,
       onWriteError: () => undefined,
@@ -81,11 +83,27 @@ describe('writeCheckpoints', () => {
       model,
       nowMs: T0 + 60_000,
       lastWrittenMs,
+      workers: 1,
       deadlinePassed: never,
       write: next.write,
       onWriteError: () => undefined,
     });
     expect(next.written).toEqual(['b-app', 'c-app', 'a-app']);
+  });
+
+  it('lets each of its workers write one VPA past the deadline', async () => {
+    const { written, write } = recorder();
+    const result = await writeCheckpoints({
+      model: threeVpaModel(),
+      nowMs: T0,
+      lastWrittenMs: new Map(),
+      workers: 2,
+      deadlinePassed: () => true,
+      write,
+      onWriteError: () => undefined,
+    });
+    expect(written).toEqual(['a-app', 'b-app']);
+    expect(result).toEqual({ writes: 2, vpasLeft: 1 });
   });
 
   it('reports a failed write, goes on, and keeps that VPA first in line', async () => {
@@ -97,6 +115,7 @@ describe('writeCheckpoints', () => {
       model,
       nowMs: T0,
       lastWrittenMs,
+      workers: 1,
       deadlinePassed: never,
       write,
       onWriteError: (checkpoint, vpaKey, error) =>
@@ -118,6 +137,7 @@ describe('writeCheckpoints', () => {
       model,
       nowMs: T0,
       lastWrittenMs,
+      workers: 1,
       deadlinePassed: never,
       write: recorder().write,
       onWriteError: () => undefined,

@@ -1,11 +1,14 @@
 import type { VerticalPodAutoscalerCheckpoint } from '@tandem/vpa-api';
 import { checkpointsForVpa, type ClusterModel } from './model/index.js';
+import { drainQueue } from './worker-pool.js';
 
 export interface CheckpointWriterOptions {
   model: ClusterModel;
   nowMs: number;
   /** When each VPA's checkpoints were last all written; updated here, pruned of gone VPAs. */
   lastWrittenMs: Map<string, number>;
+  /** `--update-worker-count`: VPAs written at once. */
+  workers: number;
   /** True once the step's `--checkpoints-timeout` has passed. */
   deadlinePassed: () => boolean;
   write: (checkpoint: VerticalPodAutoscalerCheckpoint) => Promise<void>;
@@ -24,8 +27,8 @@ export interface CheckpointWriteResult {
 
 /**
  * Upstream's MaintainCheckpoints: VPAs whose checkpoints are oldest go first (never written
- * counts as oldest), so a deadline that cuts a cycle short never starves the same VPAs; the
- * deadline is honoured only after one VPA is written, so a slow API server still makes
+ * counts as oldest), so a deadline that cuts a cycle short never starves the same VPAs; each
+ * worker honours the deadline only after writing one VPA, so a slow API server still makes
  * progress. A VPA counts as written only when all its containers' checkpoints were.
  */
 export async function writeCheckpoints(
@@ -42,9 +45,7 @@ export async function writeCheckpoints(
         (lastWrittenMs.get(b) ?? -Infinity) || a.localeCompare(b),
   );
   let writes = 0;
-  for (const [index, key] of order.entries()) {
-    if (index > 0 && options.deadlinePassed())
-      return { writes, vpasLeft: order.length - index };
+  const writeVpa = async (key: string) => {
     let complete = true;
     for (const checkpoint of checkpointsForVpa(model, key, nowMs)) {
       try {
@@ -56,6 +57,12 @@ export async function writeCheckpoints(
       }
     }
     if (complete) lastWrittenMs.set(key, nowMs);
-  }
-  return { writes, vpasLeft: 0 };
+  };
+  const taken = await drainQueue(
+    order,
+    options.workers,
+    writeVpa,
+    (done) => done === 0 || !options.deadlinePassed(),
+  );
+  return { writes, vpasLeft: order.length - taken };
 }

@@ -15,6 +15,7 @@ import {
   computeVpaStatus,
   objectKey,
   type ObservedOom,
+  type TrackedVpa,
   orphanedCheckpoints,
   podSnapshotFromPod,
   statusChanged,
@@ -24,6 +25,7 @@ import {
 } from './model/index.js';
 import type { RecommenderMetrics } from './recommender-metrics.js';
 import type { VpaStore } from './vpa-store.js';
+import { drainQueue } from './worker-pool.js';
 
 const GC_INTERVAL_MS = 3_600_000;
 
@@ -54,6 +56,8 @@ export interface CycleContext {
   checkpointsTimeoutMs: number;
   /** When each VPA's checkpoints were last all written: the oldest go first. */
   lastCheckpointWrittenMs: Map<string, number>;
+  /** `--update-worker-count`: status and checkpoint writes in flight at once. */
+  updateWorkers: number;
   /** Wall-clock milliseconds, for step deadlines. */
   clock: () => number;
   /** When orphaned checkpoints were last deleted; the first run is one interval after start. */
@@ -281,8 +285,11 @@ async function updateVpas(
   nowMs: number,
   recover: Recover,
 ): Promise<number> {
-  let writes = 0;
   context.metrics.vpaObjects.reset();
+  const changed: {
+    tracked: TrackedVpa;
+    status: VerticalPodAutoscalerStatus;
+  }[] = [];
   for (const key of context.model.vpaKeys()) {
     const tracked = context.model.vpa(key);
     const status = computeVpaStatus(context.model, key, {
@@ -290,30 +297,45 @@ async function updateVpas(
       globalMaxAllowed: context.globalMaxAllowed,
     });
     if (tracked === undefined || status === undefined) continue;
-    const hasRecommendation = holdsRecommendation(status);
     context.metrics.vpaObjects.inc({
       // Upstream's labels and values: an unset mode counts as Auto, and a v1 object is
       // reported as api "v1beta2" (upstream never learnt to say v1), so dashboards carry over.
       update_mode: tracked.object.spec?.updatePolicy?.updateMode || 'Auto',
-      has_recommendation: String(hasRecommendation),
+      has_recommendation: String(holdsRecommendation(status)),
       api: 'v1beta2',
       matches_pods: String(context.model.matchingPodCount(key) > 0),
       unsupported_config: String(tracked.unsupportedReason !== undefined),
     });
-    if (!statusChanged(tracked.object.status, status)) continue;
-    try {
-      await context.store.writeStatus(tracked.namespace, tracked.name, status);
-      writes += 1;
-      if (hasRecommendation && !holdsRecommendation(tracked.object.status))
-        observeRecommendationLatency(context, tracked.object, nowMs);
-    } catch (error) {
-      recover(
-        'status-write',
-        `status of VPA ${key} not written: ${describeError(error)}`,
-        { vpa: key },
-      );
-    }
+    if (statusChanged(tracked.object.status, status))
+      changed.push({ tracked, status });
   }
+  let writes = 0;
+  await drainQueue(
+    changed,
+    context.updateWorkers,
+    async ({ tracked, status }) => {
+      try {
+        await context.store.writeStatus(
+          tracked.namespace,
+          tracked.name,
+          status,
+        );
+        writes += 1;
+        if (
+          holdsRecommendation(status) &&
+          !holdsRecommendation(tracked.object.status)
+        )
+          observeRecommendationLatency(context, tracked.object, nowMs);
+      } catch (error) {
+        const key = objectKey(tracked.namespace, tracked.name);
+        recover(
+          'status-write',
+          `status of VPA ${key} not written: ${describeError(error)}`,
+          { vpa: key },
+        );
+      }
+    },
+  );
   return writes;
 }
 
@@ -343,6 +365,7 @@ async function maintainCheckpoints(
     model: context.model,
     nowMs,
     lastWrittenMs: context.lastCheckpointWrittenMs,
+    workers: context.updateWorkers,
     deadlinePassed: () => context.clock() >= deadlineMs,
     write: (checkpoint) => context.store.writeCheckpoint(checkpoint),
     onWriteError: (checkpoint, key, error) =>

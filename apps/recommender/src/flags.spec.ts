@@ -8,6 +8,7 @@ describe('recommender flags', () => {
       recommenderIntervalMs: 60_000,
       checkpointsGcIntervalMs: 600_000,
       checkpointsTimeoutMs: 60_000,
+      updateWorkerCount: 10,
       address: { host: '0.0.0.0', port: 8942 },
       memorySaver: false,
       vpaObjectNamespace: undefined,
@@ -33,6 +34,7 @@ describe('recommender flags', () => {
       '--leader-elect-renew-deadline=2s',
       '--leader-elect-retry-period=500ms',
       '--checkpoints-timeout=10s',
+      '--update-worker-count=4',
       '--memory-saver',
       '--container-recommendation-max-allowed-cpu=4',
       '--container-recommendation-max-allowed-memory=8Gi',
@@ -47,6 +49,7 @@ describe('recommender flags', () => {
       leaderElectRenewDeadlineMs: 2000,
       leaderElectRetryPeriodMs: 500,
       checkpointsTimeoutMs: 10_000,
+      updateWorkerCount: 4,
       memorySaver: true,
       globalMaxAllowed: { cpu: '4', memory: '8Gi' },
     });
@@ -69,6 +72,10 @@ describe('recommender flags', () => {
     [
       ['--recommender-interval=0s'],
       "--recommender-interval must be positive, got '0s'",
+    ],
+    [
+      ['--update-worker-count=0'],
+      "--update-worker-count must be a whole number from 1, got '0'",
     ],
     [['--address=8942'], "--address: '8942' is not host:port (e.g. :8942)"],
     [

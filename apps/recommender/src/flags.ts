@@ -13,6 +13,8 @@ export interface RecommenderFlags {
   checkpointsGcIntervalMs: number;
   /** `--checkpoints-timeout`: the deadline of one MaintainCheckpoints step. */
   checkpointsTimeoutMs: number;
+  /** `--update-worker-count`: VPA status and checkpoint writes in flight at once. */
+  updateWorkerCount: number;
   /** host:port of the ops server (/metrics, /healthz, /readyz); port 0 picks a free one. */
   address: { host: string; port: number };
   memorySaver: boolean;
@@ -55,6 +57,12 @@ export function parseDuration(text: string, flag: string): number {
   );
   if (ms <= 0) throw new FlagError(`--${flag} must be positive, got '${text}'`);
   return ms;
+}
+
+function parsePositiveInteger(text: string, flag: string): number {
+  if (!/^[1-9]\d{0,5}$/.test(text))
+    throw new FlagError(`--${flag} must be a whole number from 1, got '${text}'`);
+  return Number(text);
 }
 
 function parseAddress(text: string): { host: string; port: number } {
@@ -128,6 +136,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'recommender-interval': { type: 'string', default: '1m' },
         'checkpoints-gc-interval': { type: 'string', default: '10m' },
         'checkpoints-timeout': { type: 'string', default: '1m' },
+        'update-worker-count': { type: 'string', default: '10' },
         address: { type: 'string', default: ':8942' },
         'memory-saver': { type: 'boolean', default: false },
         'vpa-object-namespace': { type: 'string', default: '' },
@@ -185,6 +194,10 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     checkpointsTimeoutMs: parseDuration(
       values['checkpoints-timeout'],
       'checkpoints-timeout',
+    ),
+    updateWorkerCount: parsePositiveInteger(
+      values['update-worker-count'],
+      'update-worker-count',
     ),
     address: parseAddress(values.address),
     memorySaver: values['memory-saver'],

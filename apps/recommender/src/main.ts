@@ -158,6 +158,7 @@ export async function main(
     checkpointsEnabled: true,
     checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
     checkpointsTimeoutMs: flags.checkpointsTimeoutMs,
+    updateWorkers: flags.updateWorkerCount,
     lastCheckpointWrittenMs: new Map(),
     clock: Date.now,
     lastCheckpointGcMs: Date.now(),
