@@ -61,7 +61,9 @@ export function parseDuration(text: string, flag: string): number {
 
 function parsePositiveInteger(text: string, flag: string): number {
   if (!/^[1-9]\d{0,5}$/.test(text))
-    throw new FlagError(`--${flag} must be a whole number from 1, got '${text}'`);
+    throw new FlagError(
+      `--${flag} must be a whole number from 1, got '${text}'`,
+    );
   return Number(text);
 }
 
