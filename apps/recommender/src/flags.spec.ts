@@ -20,8 +20,84 @@ describe('recommender flags', () => {
       leaderElectRenewDeadlineMs: 10_000,
       leaderElectRetryPeriodMs: 2_000,
       globalMaxAllowed: {},
+      storage: 'checkpoint',
+      prometheus: {
+        address: 'http://prometheus.monitoring.svc',
+        insecure: false,
+        cadvisorJobName: 'kubernetes-cadvisor',
+        historyLengthMs: 8 * 86_400_000,
+        historyResolution: '1h',
+        historyResolutionMs: 3_600_000,
+        cpuMetric: 'container_cpu_usage_seconds_total',
+        memoryMetric: 'container_memory_working_set_bytes',
+        queryTimeoutMs: 300_000,
+        podLabelPrefix: 'pod_label_',
+        podLabelsMetric: 'up{job="kubernetes-pods"}',
+        podNamespaceLabel: 'kubernetes_namespace',
+        podNameLabel: 'kubernetes_pod_name',
+        containerNamespaceLabel: 'namespace',
+        containerPodNameLabel: 'pod_name',
+        containerNameLabel: 'name',
+        username: '',
+        password: '',
+        bearerToken: '',
+        bearerTokenFile: '',
+      },
     });
   });
+
+  it('reads the --storage=prometheus flags', () => {
+    const flags = parseFlags([
+      '--storage=prometheus',
+      '--prometheus-address=https://prom.example:9090/sub',
+      '--prometheus-insecure',
+      '--prometheus-cadvisor-job-name=',
+      '--history-length=1w',
+      '--history-resolution=1h30m',
+      '--history-cpu-metric=cpu_total',
+      '--history-memory-metric=mem_bytes',
+      '--prometheus-query-timeout=30s',
+      '--pod-label-prefix=label_',
+      '--metric-for-pod-labels=kube_pod_labels[1w]',
+      '--pod-namespace-label=ns',
+      '--pod-name-label=pod',
+      '--container-namespace-label=c_ns',
+      '--container-pod-name-label=c_pod',
+      '--container-name-label=c_name',
+      '--username=u',
+      '--password=p',
+      '--prometheus-bearer-token=t',
+    ]);
+    expect(flags.storage).toBe('prometheus');
+    expect(flags.prometheus).toEqual({
+      address: 'https://prom.example:9090/sub',
+      insecure: true,
+      cadvisorJobName: '',
+      historyLengthMs: 7 * 86_400_000,
+      historyResolution: '1h30m',
+      historyResolutionMs: 5_400_000,
+      cpuMetric: 'cpu_total',
+      memoryMetric: 'mem_bytes',
+      queryTimeoutMs: 30_000,
+      podLabelPrefix: 'label_',
+      podLabelsMetric: 'kube_pod_labels[1w]',
+      podNamespaceLabel: 'ns',
+      podNameLabel: 'pod',
+      containerNamespaceLabel: 'c_ns',
+      containerPodNameLabel: 'c_pod',
+      containerNameLabel: 'c_name',
+      username: 'u',
+      password: 'p',
+      bearerToken: 't',
+      bearerTokenFile: '',
+    });
+  });
+
+  it.each([[''], ['checkpoint']])(
+    'takes --storage=%j as checkpoint storage',
+    (storage) =>
+      expect(parseFlags([`--storage=${storage}`]).storage).toBe('checkpoint'),
+  );
 
   it('reads the flags a test or a Deployment sets', () => {
     const flags = parseFlags([
@@ -89,6 +165,35 @@ describe('recommender flags', () => {
     [
       ['--leader-elect-retry-period=10s', '--leader-elect-lease-duration=20s'],
       '--leader-elect-renew-deadline must be greater than --leader-elect-retry-period',
+    ],
+    [
+      ['--storage=memory'],
+      "--storage must be checkpoint (or empty) or prometheus, got 'memory'",
+    ],
+    [
+      ['--history-length=8days'],
+      "--history-length: '8days' is not a Prometheus duration such as 30m, 1h30m, 8d or 1w (units y, w, d, h, m, s, ms, largest first)",
+    ],
+    [
+      ['--history-resolution=0'],
+      "--history-resolution must be positive, got '0'",
+    ],
+    [
+      // A Go duration upstream: no days.
+      ['--prometheus-query-timeout=1d'],
+      "--prometheus-query-timeout: '1d' is not a duration such as 30s, 1m or 1h30m",
+    ],
+    [
+      ['--prometheus-address=prometheus:9090'],
+      "--prometheus-address: 'prometheus:9090' is not an http:// or https:// URL",
+    ],
+    [
+      [
+        '--prometheus-bearer-token=t',
+        '--prometheus-bearer-token-file=/t',
+        '--username=u',
+      ],
+      '--prometheus-bearer-token, --prometheus-bearer-token-file and --username are mutually exclusive and cannot be set together',
     ],
     [
       ['--vpa-object-namespace=a', '--ignored-vpa-object-namespaces=b'],

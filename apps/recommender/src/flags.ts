@@ -4,6 +4,11 @@ import {
   QuantityError,
   type ResourceList,
 } from '@tandem/vpa-api';
+import type { PrometheusSettings } from './history/load-prometheus-history.js';
+import {
+  parsePrometheusDuration,
+  PrometheusDurationError,
+} from './history/prometheus-duration.js';
 
 /** The recommender's settings: upstream's flag names and defaults where one exists. */
 export interface RecommenderFlags {
@@ -28,6 +33,10 @@ export interface RecommenderFlags {
   leaderElectRetryPeriodMs: number;
   /** `--container-recommendation-max-allowed-cpu/-memory`: caps for resources a policy leaves open. */
   globalMaxAllowed: ResourceList;
+  /** `--storage`: where history comes from at start-up ("" means checkpoint, as upstream). */
+  storage: 'checkpoint' | 'prometheus';
+  /** The `--prometheus-*`, `--history-*` and label flags; used with `--storage=prometheus`. */
+  prometheus: PrometheusSettings;
 }
 
 export class FlagError extends Error {
@@ -57,6 +66,37 @@ export function parseDuration(text: string, flag: string): number {
   );
   if (ms <= 0) throw new FlagError(`--${flag} must be positive, got '${text}'`);
   return ms;
+}
+
+/** `--history-length` and `--history-resolution`: Prometheus syntax, and more than zero. */
+function historyDuration(text: string, flag: string): number {
+  let ms;
+  try {
+    ms = parsePrometheusDuration(text, flag);
+  } catch (error) {
+    if (!(error instanceof PrometheusDurationError)) throw error;
+    throw new FlagError(error.message);
+  }
+  if (ms === 0)
+    throw new FlagError(`--${flag} must be positive, got '${text}'`);
+  return ms;
+}
+
+function parseStorage(text: string): RecommenderFlags['storage'] {
+  if (text === '' || text === 'checkpoint') return 'checkpoint';
+  if (text === 'prometheus') return text;
+  throw new FlagError(
+    `--storage must be checkpoint (or empty) or prometheus, got '${text}'`,
+  );
+}
+
+function prometheusAddress(text: string): string {
+  const protocol = URL.parse(text)?.protocol;
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new FlagError(
+      `--prometheus-address: '${text}' is not an http:// or https:// URL`,
+    );
+  return text;
 }
 
 function parsePositiveInteger(text: string, flag: string): number {
@@ -163,6 +203,44 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
           type: 'string',
           default: '',
         },
+        storage: { type: 'string', default: '' },
+        'prometheus-address': {
+          type: 'string',
+          default: 'http://prometheus.monitoring.svc',
+        },
+        'prometheus-insecure': { type: 'boolean', default: false },
+        'prometheus-cadvisor-job-name': {
+          type: 'string',
+          default: 'kubernetes-cadvisor',
+        },
+        'history-length': { type: 'string', default: '8d' },
+        'history-resolution': { type: 'string', default: '1h' },
+        'history-cpu-metric': {
+          type: 'string',
+          default: 'container_cpu_usage_seconds_total',
+        },
+        'history-memory-metric': {
+          type: 'string',
+          default: 'container_memory_working_set_bytes',
+        },
+        'prometheus-query-timeout': { type: 'string', default: '5m' },
+        'pod-label-prefix': { type: 'string', default: 'pod_label_' },
+        'metric-for-pod-labels': {
+          type: 'string',
+          default: 'up{job="kubernetes-pods"}',
+        },
+        'pod-namespace-label': {
+          type: 'string',
+          default: 'kubernetes_namespace',
+        },
+        'pod-name-label': { type: 'string', default: 'kubernetes_pod_name' },
+        'container-namespace-label': { type: 'string', default: 'namespace' },
+        'container-pod-name-label': { type: 'string', default: 'pod_name' },
+        'container-name-label': { type: 'string', default: 'name' },
+        username: { type: 'string', default: '' },
+        password: { type: 'string', default: '' },
+        'prometheus-bearer-token': { type: 'string', default: '' },
+        'prometheus-bearer-token-file': { type: 'string', default: '' },
       },
     }));
   } catch (error) {
@@ -175,6 +253,16 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
   if (only !== '' && ignored.length > 0) {
     throw new FlagError(
       '--vpa-object-namespace and --ignored-vpa-object-namespaces are mutually exclusive',
+    );
+  }
+  // Upstream's check, which only rejects all three together.
+  if (
+    values['prometheus-bearer-token'] !== '' &&
+    values['prometheus-bearer-token-file'] !== '' &&
+    values.username !== ''
+  ) {
+    throw new FlagError(
+      '--prometheus-bearer-token, --prometheus-bearer-token-file and --username are mutually exclusive and cannot be set together',
     );
   }
   if (!['true', 'false'].includes(values['leader-elect'])) {
@@ -215,6 +303,39 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'memory',
         values['container-recommendation-max-allowed-memory'],
       ),
+    },
+    storage: parseStorage(values.storage),
+    prometheus: {
+      address: prometheusAddress(values['prometheus-address']),
+      insecure: values['prometheus-insecure'],
+      cadvisorJobName: values['prometheus-cadvisor-job-name'],
+      historyLengthMs: historyDuration(
+        values['history-length'],
+        'history-length',
+      ),
+      historyResolution: values['history-resolution'],
+      historyResolutionMs: historyDuration(
+        values['history-resolution'],
+        'history-resolution',
+      ),
+      cpuMetric: values['history-cpu-metric'],
+      memoryMetric: values['history-memory-metric'],
+      // A Go duration upstream (time.ParseDuration), unlike the two history flags.
+      queryTimeoutMs: parseDuration(
+        values['prometheus-query-timeout'],
+        'prometheus-query-timeout',
+      ),
+      podLabelPrefix: values['pod-label-prefix'],
+      podLabelsMetric: values['metric-for-pod-labels'],
+      podNamespaceLabel: values['pod-namespace-label'],
+      podNameLabel: values['pod-name-label'],
+      containerNamespaceLabel: values['container-namespace-label'],
+      containerPodNameLabel: values['container-pod-name-label'],
+      containerNameLabel: values['container-name-label'],
+      username: values.username,
+      password: values.password,
+      bearerToken: values['prometheus-bearer-token'],
+      bearerTokenFile: values['prometheus-bearer-token-file'],
     },
   };
 }

@@ -26,6 +26,7 @@ import { loadCheckpoints } from './checkpoint-loader.js';
 import { loadVpas, runCycle, type CycleContext } from './cycle.js';
 import { warningRecorder } from './event-recorder.js';
 import { FlagError, parseFlags } from './flags.js';
+import { loadPrometheusHistory } from './history/load-prometheus-history.js';
 import { podMetricsSource } from './metrics-source.js';
 import {
   ClusterModel,
@@ -155,7 +156,7 @@ export async function main(
           ),
       ),
     namespace,
-    checkpointsEnabled: true,
+    checkpointsEnabled: flags.storage === 'checkpoint',
     checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
     checkpointsTimeoutMs: flags.checkpointsTimeoutMs,
     updateWorkers: flags.updateWorkerCount,
@@ -200,14 +201,18 @@ export async function main(
 
   await Promise.all([vpas.start(), pods.start(), evictions.start()]);
   await loadVpas(context, (kind, message) => logger.warn({ kind }, message));
-  await loadCheckpoints({
-    model: context.model,
-    store,
-    namespace,
-    logger,
-    metrics,
-    recordWarning: warningRecorder(kubeConfig),
-  });
+  // History (§4.1): after the VPAs, so the memory saver knows which pods they select.
+  if (flags.storage === 'prometheus')
+    await loadPrometheusHistory(context, flags.prometheus, namespace);
+  else
+    await loadCheckpoints({
+      model: context.model,
+      store,
+      namespace,
+      logger,
+      metrics,
+      recordWarning: warningRecorder(kubeConfig),
+    });
 
   let leading = !flags.leaderElect;
   const elector = flags.leaderElect
