@@ -15,17 +15,25 @@ const authorization = kube.config.makeApiClient(AuthorizationV1Api);
 const SERVICE_ACCOUNT =
   'system:serviceaccount:tandem-system:tandem-recommender';
 
-interface Access {
+interface ResourceAccess {
   verb: string;
   group: string;
   resource: string;
   subresource?: string;
   namespace?: string;
 }
+/** A request to a path that is no API object, e.g. discovery's `/apis/<group>/<version>`. */
+interface PathAccess {
+  verb: string;
+  path: string;
+}
+type Access = ResourceAccess | PathAccess;
 
 const named = (accesses: Access[]) =>
   accesses.map((access): [string, Access] => [
-    `${access.verb} ${access.group || 'core'}/${access.resource}${access.subresource ? `/${access.subresource}` : ''} in ${access.namespace ?? 'default'}`,
+    'path' in access
+      ? `${access.verb} ${access.path}`
+      : `${access.verb} ${access.group || 'core'}/${access.resource}${access.subresource ? `/${access.subresource}` : ''} in ${access.namespace ?? 'default'}`,
     access,
   ]);
 
@@ -39,10 +47,14 @@ async function allowed(access: Access): Promise<boolean> {
           'system:serviceaccounts:tandem-system',
           'system:authenticated',
         ],
-        resourceAttributes: {
-          ...access,
-          namespace: access.namespace ?? 'default',
-        },
+        ...('path' in access
+          ? { nonResourceAttributes: access }
+          : {
+              resourceAttributes: {
+                ...access,
+                namespace: access.namespace ?? 'default',
+              },
+            }),
       },
     },
   });
@@ -81,7 +93,19 @@ const needed: Access[] = [
     resource: 'verticalpodautoscalercheckpoints',
   },
   { verb: 'list', group: 'metrics.k8s.io', resource: 'pods' },
-  { verb: 'get', group: 'apps', resource: 'deployments' },
+  // Target resolution: list+watch caches of the well-known controllers...
+  { verb: 'watch', group: 'apps', resource: 'deployments' },
+  { verb: 'list', group: 'apps', resource: 'statefulsets' },
+  { verb: 'watch', group: 'batch', resource: 'cronjobs' },
+  { verb: 'list', group: '', resource: 'replicationcontrollers' },
+  // ...and, for any other kind, discovery and its scale subresource.
+  { verb: 'get', path: '/apis/argoproj.io/v1alpha1' },
+  {
+    verb: 'get',
+    group: 'argoproj.io',
+    resource: 'rollouts',
+    subresource: 'scale',
+  },
   {
     verb: 'update',
     group: 'coordination.k8s.io',
@@ -99,6 +123,16 @@ const notNeeded: Access[] = [
   { verb: 'create', group: '', resource: 'pods', subresource: 'eviction' },
   { verb: 'get', group: '', resource: 'secrets' },
   { verb: 'update', group: 'apps', resource: 'deployments' },
+  // Targets come from caches, never one GET at a time; scale is read, never written.
+  { verb: 'get', group: 'apps', resource: 'deployments' },
+  { verb: 'get', group: 'batch', resource: 'jobs' },
+  { verb: 'get', group: 'argoproj.io', resource: 'rollouts' },
+  {
+    verb: 'update',
+    group: 'apps',
+    resource: 'deployments',
+    subresource: 'scale',
+  },
   {
     verb: 'update',
     group: 'coordination.k8s.io',

@@ -27,6 +27,7 @@ import { loadVpas, runCycle, type CycleContext } from './cycle.js';
 import { warningRecorder } from './event-recorder.js';
 import { FlagError, parseFlags } from './flags.js';
 import { loadPrometheusHistory } from './history/load-prometheus-history.js';
+import { kubeGetJson } from './kube-get.js';
 import { podMetricsSource } from './metrics-source.js';
 import {
   ClusterModel,
@@ -37,6 +38,8 @@ import {
   type ObservedPod,
 } from './model/index.js';
 import { recommenderMetrics } from './recommender-metrics.js';
+import { scaleTargets } from './scale-target.js';
+import { targetCaches } from './target-caches.js';
 import { targetResolver } from './target-resolver.js';
 import { vpaStore } from './vpa-store.js';
 
@@ -137,6 +140,15 @@ export async function main(
     if (event.type === 'add') ooms.push(...oomsFromEvictionEvent(event.object));
   });
 
+  // Targets: well-known controllers from list+watch caches, other kinds via `/scale`.
+  const getJson = kubeGetJson(kubeConfig);
+  const targets = targetCaches({
+    kubeConfig,
+    get: getJson,
+    namespace,
+    onError: (kind, error) => onCacheError(kind)(error),
+  });
+
   const metrics = recommenderMetrics(telemetry.metrics);
   const store = vpaStore(kubeConfig);
   const context: CycleContext = {
@@ -166,7 +178,10 @@ export async function main(
     // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
     listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
     listPods: () => pods.list(),
-    resolveTarget: targetResolver(kubeConfig),
+    resolveTarget: targetResolver({
+      wellKnown: targets.read,
+      scalable: scaleTargets({ get: getJson }),
+    }),
     loadMetrics: podMetricsSource(kubeConfig, namespace),
     takeOoms: () => ooms.splice(0),
     store,
@@ -189,7 +204,7 @@ export async function main(
         intervalMs: flags.recommenderIntervalMs,
       }),
     readiness: () =>
-      vpas.status().hasSynced && pods.status().hasSynced
+      vpas.status().hasSynced && pods.status().hasSynced && targets.hasSynced()
         ? healthy
         : unhealthy('caches not synced yet'),
   });
@@ -263,7 +278,13 @@ export async function main(
 
   logger.info('stopping');
   await elector?.stop();
-  await Promise.all([vpas.stop(), pods.stop(), evictions.stop(), ops.close()]);
+  await Promise.all([
+    vpas.stop(),
+    pods.stop(),
+    evictions.stop(),
+    targets.stop(),
+    ops.close(),
+  ]);
   await telemetry.shutdown();
   return 0;
 }

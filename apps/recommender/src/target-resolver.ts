@@ -1,116 +1,61 @@
-import {
-  AppsV1Api,
-  BatchV1Api,
-  CoreV1Api,
-  type KubeConfig,
-  type V1CronJob,
-  type V1LabelSelector,
-  type V1OwnerReference,
-  type V1ReplicationController,
-} from '@kubernetes/client-node';
-import { describeError, httpStatusOf } from '@tandem/kube';
-import type { LabelSelector, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import { describeError } from '@tandem/kube';
+import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
 import type { VpaTarget } from './model/index.js';
+import type { ScaleTargetRef } from './scale-target.js';
+import {
+  isWellKnownKind,
+  type TargetObject,
+  type WellKnownKind,
+} from './well-known-kinds.js';
 
-interface TargetObject {
-  metadata?: { ownerReferences?: V1OwnerReference[] };
-  selector: LabelSelector | undefined;
+/** The two ways to read a target; each resolves undefined for a target that does not exist. */
+export interface TargetReaders {
+  wellKnown: (
+    kind: WellKnownKind,
+    namespace: string,
+    name: string,
+  ) => Promise<TargetObject | undefined>;
+  scalable: (
+    ref: ScaleTargetRef,
+    namespace: string,
+  ) => Promise<TargetObject | undefined>;
 }
 
-type Reader = (namespace: string, name: string) => Promise<TargetObject>;
-
 /**
- * Finds the pod selector of a VPA's target controller, as upstream's controller fetcher
- * does for the well-known kinds. A target that cannot be read, has no selector, or is
- * itself controlled by another object is unsupported, with upstream's message; the VPA then
- * matches no pods and gets ConfigUnsupported.
+ * Finds the pod selector of a VPA's target, as upstream's controller fetcher does: a
+ * well-known controller from its cache, any other kind through its scale subresource. A
+ * target that cannot be read, has no selector, or is itself controlled by another object
+ * is unsupported, with upstream's message; the VPA then matches no pods and gets
+ * ConfigUnsupported.
  */
 export function targetResolver(
-  kubeConfig: KubeConfig,
+  readers: TargetReaders,
 ): (vpa: VerticalPodAutoscaler) => Promise<VpaTarget> {
-  const apps = kubeConfig.makeApiClient(AppsV1Api);
-  const batch = kubeConfig.makeApiClient(BatchV1Api);
-  const core = kubeConfig.makeApiClient(CoreV1Api);
-  type NamedObject = { namespace: string; name: string };
-  type WithSpecSelector = {
-    metadata?: TargetObject['metadata'];
-    spec?: { selector?: V1LabelSelector };
-  };
-  const bySpecSelector =
-    (read: (object: NamedObject) => Promise<WithSpecSelector>): Reader =>
-    async (namespace, name) => {
-      const object = await read({ namespace, name });
-      // The API's operator is a plain string; the model validates it when it compiles the selector.
-      return {
-        metadata: object.metadata,
-        selector: object.spec?.selector as LabelSelector | undefined,
-      };
-    };
-  const byLabels =
-    <T extends { metadata?: TargetObject['metadata'] }>(
-      read: (object: NamedObject) => Promise<T>,
-      labels: (object: T) => Record<string, string> | undefined,
-    ): Reader =>
-    async (namespace, name) => {
-      const object = await read({ namespace, name });
-      const matchLabels = labels(object);
-      return {
-        metadata: object.metadata,
-        selector: matchLabels === undefined ? undefined : { matchLabels },
-      };
-    };
-  const readers: Record<string, Reader> = {
-    Deployment: bySpecSelector((object) =>
-      apps.readNamespacedDeployment(object),
-    ),
-    ReplicaSet: bySpecSelector((object) =>
-      apps.readNamespacedReplicaSet(object),
-    ),
-    StatefulSet: bySpecSelector((object) =>
-      apps.readNamespacedStatefulSet(object),
-    ),
-    DaemonSet: bySpecSelector((object) => apps.readNamespacedDaemonSet(object)),
-    Job: bySpecSelector((object) => batch.readNamespacedJob(object)),
-    // Neither has a LabelSelector: a CronJob's pods carry its job template's labels, and a
-    // ReplicationController selects by a plain label map.
-    CronJob: byLabels(
-      (object) => batch.readNamespacedCronJob(object),
-      (cronJob: V1CronJob) =>
-        cronJob.spec?.jobTemplate.spec?.template.metadata?.labels,
-    ),
-    ReplicationController: byLabels(
-      (object) => core.readNamespacedReplicationController(object),
-      (controller: V1ReplicationController) => controller.spec?.selector,
-    ),
-  };
-
   return async (vpa) => {
     const namespace = vpa.metadata?.namespace ?? '';
-    const { kind, name } = vpa.spec?.targetRef ?? { kind: '', name: '' };
-    const read = readers[kind];
-    if (read === undefined) {
+    const ref = vpa.spec?.targetRef ?? { kind: '', name: '' };
+    const { kind, name } = ref;
+    let target: TargetObject | undefined;
+    try {
+      target = isWellKnownKind(kind)
+        ? await readers.wellKnown(kind, namespace, name)
+        : await readers.scalable(ref, namespace);
+    } catch (error) {
       return {
-        unsupported: `Cannot read targetRef. Reason: kind ${kind} is not a well-known controller Tandem resolves yet`,
+        unsupported: `Cannot read targetRef. Reason: ${describeError(error)}`,
       };
     }
-    let target: TargetObject;
-    try {
-      target = await read(namespace, name);
-    } catch (error) {
-      const reason =
-        httpStatusOf(error) === 404
-          ? `${kind} ${namespace}/${name} does not exist`
-          : describeError(error);
-      return { unsupported: `Cannot read targetRef. Reason: ${reason}` };
-    }
-    const owner = target.metadata?.ownerReferences?.find(
+    if (target === undefined)
+      return {
+        unsupported: `Cannot read targetRef. Reason: ${kind} ${namespace}/${name} does not exist`,
+      };
+    const owner = target.ownerReferences?.find(
       (reference) => reference.controller === true,
     );
-    if (owner !== undefined) {
+    if (owner !== undefined)
       return {
         unsupported: `The target ${kind} ${namespace}/${name} has a parent controller (${owner.kind} ${owner.name}) but it should point to a topmost well-known or scalable controller`,
       };
-    }
     if (target.selector === undefined)
       return {
         unsupported: `Cannot read targetRef. Reason: ${kind} ${namespace}/${name} has no selector`,

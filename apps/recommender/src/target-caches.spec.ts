@@ -1,0 +1,77 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import type { WatchLike } from '@tandem/kube';
+import { targetCaches, type TargetCaches } from './target-caches.js';
+
+/** A watch that stays open and quiet until it is aborted. */
+const quietWatch: WatchLike = {
+  watch: async () => ({ abort: () => undefined }),
+};
+
+const deployment = (name: string) => ({
+  metadata: { namespace: 'team-a', name, resourceVersion: '1' },
+  spec: { selector: { matchLabels: { app: name } } },
+});
+
+describe('targetCaches', () => {
+  let lists: string[];
+  let respond: (path: string) => Promise<unknown>;
+  let caches: TargetCaches;
+  let errors: string[];
+
+  beforeEach(() => {
+    lists = [];
+    errors = [];
+    respond = async () => ({
+      metadata: { resourceVersion: '1' },
+      items: [deployment('web')],
+    });
+    caches = targetCaches({
+      kubeConfig: new KubeConfig(),
+      get: (path) => {
+        lists.push(path);
+        return respond(path);
+      },
+      namespace: 'team-a',
+      onError: (kind, error) => errors.push(`${kind}: ${String(error)}`),
+      syncTimeoutMs: 200,
+      watch: quietWatch,
+    });
+  });
+  afterEach(() => caches.stop());
+
+  it('starts no cache before a kind is looked up', () => {
+    expect(lists).toEqual([]);
+    expect(caches.hasSynced()).toBe(true);
+  });
+
+  it('lists a kind once, on its first lookup, and answers from the cache after', async () => {
+    await expect(caches.read('Deployment', 'team-a', 'web')).resolves.toEqual({
+      ownerReferences: undefined,
+      selector: { matchLabels: { app: 'web' } },
+    });
+    await expect(
+      caches.read('Deployment', 'team-a', 'missing'),
+    ).resolves.toBeUndefined();
+    expect(lists).toEqual(['/apis/apps/v1/namespaces/team-a/deployments']);
+    expect(caches.hasSynced()).toBe(true);
+  });
+
+  it('gives up waiting for a first list that keeps failing, and is not ready meanwhile', async () => {
+    respond = async () => {
+      throw new Error('forbidden');
+    };
+    await expect(caches.read('CronJob', 'team-a', 'nightly')).rejects.toThrow(
+      'the CronJob cache has not completed its first list within 0.2s',
+    );
+    expect(caches.hasSynced()).toBe(false);
+    expect(errors[0]).toBe('CronJob: Error: forbidden');
+  });
+
+  it('refuses lookups once stopped', async () => {
+    await caches.read('Deployment', 'team-a', 'web');
+    await caches.stop();
+    await expect(caches.read('Deployment', 'team-a', 'web')).rejects.toThrow(
+      'the target caches were stopped',
+    );
+  });
+});

@@ -1,0 +1,121 @@
+import type {
+  KubeConfig,
+  KubernetesListObject,
+  KubernetesObject,
+} from '@kubernetes/client-node';
+import { ListWatchCache, type WatchLike } from '@tandem/kube';
+import type { GetJson } from './kube-get.js';
+import {
+  collectionPath,
+  wellKnownTarget,
+  type ControllerObject,
+  type TargetObject,
+  type WellKnownKind,
+} from './well-known-kinds.js';
+
+/** How long a lookup waits for a kind's first list before the VPA is reported unreadable. */
+export const TARGET_CACHE_SYNC_TIMEOUT_MS = 30_000;
+
+export interface TargetCaches {
+  /**
+   * The well-known controller `namespace/name` from its kind's list+watch cache, undefined
+   * when it does not exist; throws when the cache has not synced in time.
+   */
+  read(
+    kind: WellKnownKind,
+    namespace: string,
+    name: string,
+  ): Promise<TargetObject | undefined>;
+  /** True when every cache started so far has completed its first list. */
+  hasSynced(): boolean;
+  stop(): Promise<void>;
+}
+
+interface Started {
+  cache: ListWatchCache<KubernetesObject>;
+  synced: Promise<void>;
+}
+
+/**
+ * One list+watch cache per well-known controller kind, in the recommender's namespace or
+ * cluster-wide. A kind's cache starts on the first lookup of that kind, not at start-up:
+ * upstream watches all seven kinds, but a cluster whose VPAs all target Deployments then
+ * holds every ReplicaSet (one per Deployment revision) and every Job in memory for nothing.
+ * The price is one list the first time a kind is met, which that cycle waits for.
+ */
+export function targetCaches({
+  kubeConfig,
+  get,
+  namespace,
+  onError,
+  syncTimeoutMs = TARGET_CACHE_SYNC_TIMEOUT_MS,
+  watch,
+}: {
+  kubeConfig: KubeConfig;
+  get: GetJson;
+  namespace: string | undefined;
+  onError: (kind: WellKnownKind, error: unknown) => void;
+  syncTimeoutMs?: number;
+  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  watch?: WatchLike;
+}): TargetCaches {
+  const started = new Map<WellKnownKind, Started>();
+  let stopped = false;
+
+  const startCache = (kind: WellKnownKind): Started => {
+    const path = collectionPath(kind, namespace);
+    const cache = new ListWatchCache<KubernetesObject>({
+      path,
+      list: async () =>
+        (await get(path)) as KubernetesListObject<KubernetesObject>,
+      kubeConfig,
+      watch,
+      onError: (error) => onError(kind, error),
+    });
+    const synced = cache.start();
+    // Rejects only when stopped before the first list; nobody need be waiting then.
+    synced.catch(() => undefined);
+    const entry = { cache, synced };
+    started.set(kind, entry);
+    return entry;
+  };
+
+  const waitForSync = async (kind: WellKnownKind, entry: Started) => {
+    if (entry.cache.hasSynced) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `the ${kind} cache has not completed its first list within ${syncTimeoutMs / 1000}s`,
+            ),
+          ),
+        syncTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([entry.synced, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    async read(kind, objectNamespace, name) {
+      if (stopped) throw new Error('the target caches were stopped');
+      const entry = started.get(kind) ?? startCache(kind);
+      await waitForSync(kind, entry);
+      const object = entry.cache.get(objectNamespace, name);
+      return object === undefined
+        ? undefined
+        : wellKnownTarget(kind, object as ControllerObject);
+    },
+    hasSynced: () =>
+      [...started.values()].every((entry) => entry.cache.hasSynced),
+    async stop() {
+      stopped = true;
+      await Promise.all([...started.values()].map(({ cache }) => cache.stop()));
+    },
+  };
+}

@@ -1,0 +1,262 @@
+import {
+  ApiextensionsV1Api,
+  type V1CustomResourceDefinition,
+} from '@kubernetes/client-node';
+import {
+  apiServerRequests,
+  type RequestFilter,
+} from '../harness/apiserver-requests.ts';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import {
+  applyCustomResourceDefinition,
+  installTandemCrds,
+} from '../harness/manifests.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import {
+  startRecommender,
+  stopAllRecommenders,
+  type RecommenderProcess,
+} from '../harness/recommender-process.ts';
+import { waitFor } from '../harness/wait.ts';
+import { condition, vpaObjects, type Vpa } from '../harness/vpa-objects.ts';
+import { runDeployment, waitForRunningPods } from '../harness/workloads.ts';
+
+// Target kinds beyond Deployment: a well-known controller read from its list+watch cache,
+// and a custom resource read through its scale subresource.
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+const GROUP = 'targets.tandem-e2e.example.com';
+const SCALABLES: V1CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `scalables.${GROUP}` },
+  spec: {
+    group: GROUP,
+    scope: 'Namespaced',
+    names: { plural: 'scalables', singular: 'scalable', kind: 'Scalable' },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { replicas: { type: 'integer' } },
+              },
+              status: {
+                type: 'object',
+                properties: {
+                  replicas: { type: 'integer' },
+                  selector: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        subresources: {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        },
+      },
+    ],
+  },
+};
+
+const { kube, namespace: currentNamespace } = useTestNamespace('targets');
+let namespace: string;
+let recommender: RecommenderProcess;
+const vpas = vpaObjects(kube, () => namespace);
+const INTERVAL_SECONDS = 5;
+const logTail = () => `recommender output tail:\n${recommender.tail(15)}`;
+
+async function waitForCycles(count: number): Promise<void> {
+  const target = recommender.cycleCount() + count;
+  await waitFor(
+    `${count} more recommender cycles`,
+    async () => (recommender.cycleCount() >= target ? true : undefined),
+    { timeoutMs: (count + 2) * INTERVAL_SECONDS * 1000 + 30_000 },
+    async () => `${recommender.cycleCount()} cycles; ${logTail()}`,
+  );
+}
+
+describeLocal('the recommender resolves targets of any scalable kind', () => {
+  beforeAll(async () => {
+    namespace = currentNamespace();
+    await installTandemCrds(kube);
+    await applyCustomResourceDefinition(kube, SCALABLES);
+    recommender = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: INTERVAL_SECONDS,
+    });
+  });
+  afterAll(async () => {
+    await stopAllRecommenders();
+    await kube.config
+      .makeApiClient(ApiextensionsV1Api)
+      .deleteCustomResourceDefinition({ name: `scalables.${GROUP}` });
+  });
+
+  it('recommends for a StatefulSet', async () => {
+    const labels = { app: 'stateful' };
+    await kube.apps.createNamespacedStatefulSet({
+      namespace,
+      body: {
+        metadata: { name: 'stateful' },
+        spec: {
+          serviceName: 'stateful',
+          replicas: 1,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: {
+              labels,
+              annotations: {
+                'kwok.x-k8s.io/usage-cpu': '300m',
+                'kwok.x-k8s.io/usage-memory': '300Mi',
+              },
+            },
+            spec: {
+              nodeSelector: { type: 'kwok' },
+              containers: [
+                {
+                  name: 'app',
+                  image: 'registry.invalid/tandem-demo:1',
+                  resources: { requests: { cpu: '200m', memory: '256Mi' } },
+                },
+              ],
+            },
+          },
+        },
+      },
+    });
+    await waitForRunningPods(kube, namespace, 'stateful', 1);
+    await vpas.createVpa('stateful', 'stateful', {
+      targetRef: {
+        apiVersion: 'apps/v1',
+        kind: 'StatefulSet',
+        name: 'stateful',
+      },
+    });
+
+    const { vpa } = await vpas.waitForRecommendation(
+      'stateful',
+      'a recommendation for the StatefulSet',
+      { context: logTail },
+    );
+    expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
+
+    // The target comes from the StatefulSet cache: cycles go by without a GET of one. The
+    // GET the test makes itself shows that the API server's counter does count them.
+    const statefulSetGets: RequestFilter = {
+      verb: 'GET',
+      group: 'apps',
+      resource: 'statefulsets',
+      subresource: '',
+    };
+    const before = await apiServerRequests(kube, statefulSetGets);
+    await waitForCycles(3);
+    await kube.apps.readNamespacedStatefulSet({ namespace, name: 'stateful' });
+    const after = await waitFor(
+      'the API server to count the GET of the StatefulSet',
+      async () => {
+        const count = await apiServerRequests(kube, statefulSetGets);
+        return count > before ? count : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
+    expect(after - before).toBe(1);
+  });
+
+  it('recommends for a custom resource by the selector of its scale subresource', async () => {
+    // The pods belong to a Deployment: only the scale's selector links them to the target.
+    await runDeployment(kube, namespace, {
+      name: 'scaled',
+      replicas: 1,
+      cpuRequest: '200m',
+      memoryRequest: '256Mi',
+      initialUsage: { cpu: '400m', memory: '200Mi' },
+    });
+    const target = {
+      group: GROUP,
+      version: 'v1',
+      namespace,
+      plural: 'scalables',
+    };
+    await kube.customObjects.createNamespacedCustomObject({
+      ...target,
+      body: {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'Scalable',
+        metadata: { name: 'custom' },
+        spec: { replicas: 1 },
+      },
+    });
+    await kube.customObjects.patchNamespacedCustomObjectStatus({
+      ...target,
+      name: 'custom',
+      body: [
+        {
+          op: 'add',
+          path: '/status',
+          value: { replicas: 1, selector: 'app=scaled,!canary' },
+        },
+      ],
+    });
+    await vpas.createVpa('custom', 'custom', {
+      targetRef: {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'Scalable',
+        name: 'custom',
+      },
+    });
+
+    const { vpa } = await vpas.waitForRecommendation(
+      'custom',
+      'a recommendation for the custom resource',
+      { context: logTail },
+    );
+    expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
+
+    // The scale is cached for a minute: three 5 s cycles read it at most once more.
+    const scaleGets: RequestFilter = {
+      verb: 'GET',
+      group: GROUP,
+      resource: 'scalables',
+      subresource: 'scale',
+    };
+    const before = await apiServerRequests(kube, scaleGets);
+    expect(before).toBeGreaterThan(0);
+    await waitForCycles(3);
+    expect(
+      (await apiServerRequests(kube, scaleGets)) - before,
+    ).toBeLessThanOrEqual(1);
+  });
+
+  it('marks a target kind without a scale subresource ConfigUnsupported, saying why', async () => {
+    await vpas.createVpa('unscalable', 'settings', {
+      targetRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings' },
+    });
+    let last: Vpa | undefined;
+    const vpa = await waitFor(
+      'VPA unscalable to get ConfigUnsupported True',
+      async () => {
+        last = await vpas.readVpa('unscalable');
+        return condition(last, 'ConfigUnsupported')?.status === 'True'
+          ? last
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+      async () => `status ${JSON.stringify(last?.status)}; ${logTail()}`,
+    );
+    expect(condition(vpa, 'ConfigUnsupported')?.message).toBe(
+      'Cannot read targetRef. Reason: ConfigMap in v1 is neither a well-known controller nor has a scale subresource',
+    );
+  });
+});
