@@ -76,6 +76,8 @@ beforeAll(async () => {
 
 const needed: Access[] = [
   { verb: 'watch', group: '', resource: 'pods' },
+  { verb: 'watch', group: '', resource: 'events' },
+  { verb: 'create', group: '', resource: 'events' },
   {
     verb: 'list',
     group: 'autoscaling.k8s.io',
@@ -122,6 +124,8 @@ const notNeeded: Access[] = [
   { verb: 'delete', group: '', resource: 'pods' },
   { verb: 'create', group: '', resource: 'pods', subresource: 'eviction' },
   { verb: 'get', group: '', resource: 'secrets' },
+  { verb: 'list', group: '', resource: 'limitranges' },
+  { verb: 'patch', group: '', resource: 'events' },
   { verb: 'update', group: 'apps', resource: 'deployments' },
   // Targets come from caches, never one GET at a time; scale is read, never written.
   { verb: 'get', group: 'apps', resource: 'deployments' },
