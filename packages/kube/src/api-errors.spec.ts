@@ -34,4 +34,29 @@ describe('API errors', () => {
     expect(describeError(error)).toBe('HTTP 500: HTTP-Code: 500');
     expect(describeError('plain')).toBe('plain');
   });
+
+  it("tells the API server's own reason and message, from a raw or parsed Status body", () => {
+    const status = {
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'Invalid',
+      message:
+        'verticalpodautoscalercheckpoints.autoscaling.k8s.io "web-app" is forbidden: checkpoints are frozen',
+      code: 422,
+    };
+    for (const body of [status, JSON.stringify(status)]) {
+      const error = Object.assign(new Error('HTTP-Code: 422\nMessage: x'), {
+        code: 422,
+        body,
+      });
+      expect(describeError(error)).toBe(
+        'HTTP 422 Invalid: verticalpodautoscalercheckpoints.autoscaling.k8s.io "web-app" is forbidden: checkpoints are frozen',
+      );
+    }
+    const proxyPage = Object.assign(new Error('HTTP-Code: 503\nMessage: x'), {
+      code: 503,
+      body: '<html>service unavailable</html>',
+    });
+    expect(describeError(proxyPage)).toBe('HTTP 503: HTTP-Code: 503');
+  });
 });

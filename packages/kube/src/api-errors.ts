@@ -27,12 +27,36 @@ export function isGone(error: unknown): boolean {
   return httpStatusOf(error) === 410;
 }
 
-/** A short, single-line description of an error for logs. */
+/**
+ * A short, single-line description of an error for logs. For a failed API call that is
+ * the API server's own Status message (e.g. an admission webhook's or a policy's reason),
+ * which client-node keeps only in the exception's `body`, raw or parsed.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const status = httpStatusOf(error);
-    const first = error.message.split('\n')[0] ?? '';
-    return status === undefined ? first : `HTTP ${status}: ${first}`;
+    if (status === undefined) return error.message.split('\n')[0] ?? '';
+    const apiStatus = apiStatusOf((error as { body?: unknown }).body);
+    const detail = apiStatus?.message ?? error.message.split('\n')[0] ?? '';
+    return `HTTP ${status}${apiStatus?.reason ? ` ${apiStatus.reason}` : ''}: ${detail.replaceAll('\n', ' ')}`;
   }
   return String(error);
+}
+
+/** The `reason` and `message` of a Kubernetes Status body, when the body is one. */
+function apiStatusOf(
+  body: unknown,
+): { reason?: string; message?: string } | undefined {
+  let parsed = body;
+  if (typeof body === 'string') {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return undefined;
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object') return undefined;
+  const { kind, reason, message } = parsed as Record<string, unknown>;
+  if (kind !== 'Status' || typeof message !== 'string') return undefined;
+  return { message, ...(typeof reason === 'string' ? { reason } : {}) };
 }
