@@ -5,12 +5,16 @@ import { findWorkspaceRoot } from '../workspace-root.js';
 import { cliFigures } from './cli.bench.js';
 import { histogramFigures } from './histogram.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
+import { recommenderCycleFigures } from './recommender-cycle.bench.js';
+import { recommenderStartupFigures } from './recommender-startup.bench.js';
 import { formatFigures, meetsTarget, type Figure } from './report.js';
 
 const figures: Figure[] = [
   ...(await histogramFigures()),
   ...(await recommendationFigures()),
+  ...(await recommenderCycleFigures()),
   ...(await cliFigures(findWorkspaceRoot())),
+  ...(await recommenderStartupFigures(findWorkspaceRoot())),
 ];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${arch()}, Node ${process.versions.node}`;
 process.stdout.write(

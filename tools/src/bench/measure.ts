@@ -31,16 +31,29 @@ export function retainedHeapBytes<T>(build: () => T): {
   bytes: number;
   value: T;
 } {
+  const before = heapUsedAfterGc();
+  const value = build();
+  return { bytes: heapUsedAfterGc() - before, value };
+}
+
+/** Heap in use once everything unreachable is collected (bytes). Needs --expose-gc. */
+export function heapUsedAfterGc(): number {
   const collect = globalThis.gc;
   if (collect === undefined)
     throw new Error('run the benchmarks with node --expose-gc');
   collect();
   collect();
-  const before = process.memoryUsage().heapUsed;
-  const value = build();
-  collect();
-  collect();
-  return { bytes: process.memoryUsage().heapUsed - before, value };
+  return process.memoryUsage().heapUsed;
+}
+
+/** CPU time (user + system, all threads of the process) that `run` takes, in ms. */
+export async function cpuMs<T>(
+  run: () => Promise<T>,
+): Promise<{ ms: number; value: T }> {
+  const start = process.cpuUsage();
+  const value = await run();
+  const { user, system } = process.cpuUsage(start);
+  return { ms: (user + system) / 1000, value };
 }
 
 /** Median of a few timed runs of something too slow for tinybench's loop (ms). */

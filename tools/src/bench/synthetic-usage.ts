@@ -1,3 +1,5 @@
+import { AggregateContainerState, ContainerState } from '@tandem/estimators';
+
 /**
  * Deterministic synthetic usage for benchmarks: every run sees the same numbers, so
  * figures differ only by the code and the machine.
@@ -43,4 +45,32 @@ export function usageAround(
     ),
     memoryBytes: Math.round(profile.memoryBytes * (0.9 + 0.2 * random())),
   };
+}
+
+const SAMPLE_INTERVAL_MS = 5 * 60 * 1000;
+const SAMPLES_PER_DAY = 288; // one sample every five minutes
+
+/** An aggregate fed a day of usage around `profile`, one CPU and memory sample every 5 min. */
+export function dayOfUsage(
+  profile: ContainerUsageProfile,
+  startMs: number,
+  random: () => number,
+): AggregateContainerState {
+  const aggregate = new AggregateContainerState(startMs);
+  const container = new ContainerState(aggregate);
+  for (let i = 0; i < SAMPLES_PER_DAY; i += 1) {
+    const timeMs = startMs + i * SAMPLE_INTERVAL_MS;
+    const usage = usageAround(profile, random);
+    container.addSample({
+      timeMs,
+      resource: 'cpu',
+      usage: usage.cpuMillicores,
+    });
+    container.addSample({
+      timeMs,
+      resource: 'memory',
+      usage: usage.memoryBytes,
+    });
+  }
+  return aggregate;
 }

@@ -15,6 +15,7 @@ import {
 } from '@tandem/vpa-api';
 import { LabelSetInterner } from './label-set.js';
 import { failure, type ModelResult, OK } from './model-result.js';
+import { NamespacedMap } from './namespaced-map.js';
 import { objectKey } from './object-key.js';
 import { trackVpa, type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
 
@@ -80,8 +81,9 @@ const FINISHED_POD_PHASES: ReadonlySet<string> = new Set([
 export class ClusterModel {
   readonly aggregation: AggregationConfig;
   readonly memorySaver: boolean;
-  private readonly pods = new Map<string, TrackedPod>();
-  private readonly aggregates = new Map<string, TrackedAggregate>();
+  // Keys start with the namespace: VPAs look up only their own namespace's entries.
+  private readonly pods = new NamespacedMap<TrackedPod>();
+  private readonly aggregates = new NamespacedMap<TrackedAggregate>();
   private readonly vpas = new Map<string, TrackedVpa>();
   private readonly labelSets = new LabelSetInterner();
 
@@ -287,7 +289,7 @@ export class ClusterModel {
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return 0;
     let count = 0;
-    for (const pod of this.pods.values()) {
+    for (const [, pod] of this.pods.inNamespace(vpa.namespace)) {
       if (selects(vpa, pod.namespace, pod.labels)) count += 1;
     }
     return count;
@@ -329,14 +331,12 @@ export class ClusterModel {
       }
       target.merge(state);
     };
-    for (const key of [...this.aggregates.keys()].sort()) {
-      const aggregate = this.aggregates.get(key);
-      if (
-        aggregate !== undefined &&
-        selects(vpa, aggregate.namespace, aggregate.labels)
-      ) {
-        into(aggregate.containerName, aggregate.state);
-      }
+    const selected = [...this.aggregates.inNamespace(vpa.namespace)].filter(
+      ([, aggregate]) => selects(vpa, aggregate.namespace, aggregate.labels),
+    );
+    selected.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, aggregate] of selected) {
+      into(aggregate.containerName, aggregate.state);
     }
     for (const [containerName, state] of vpa.initialState) {
       into(containerName, state);
@@ -354,7 +354,7 @@ export class ClusterModel {
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return [];
     const live = [];
-    for (const pod of this.pods.values()) {
+    for (const [, pod] of this.pods.inNamespace(vpa.namespace)) {
       if (!selects(vpa, pod.namespace, pod.labels)) continue;
       for (const [containerName, { state }] of pod.containers) {
         live.push({ containerName, state });

@@ -1,0 +1,63 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
+
+/** A cluster started by `e2e/control-plane/start.sh`; `env` is its env file. */
+export interface ControlPlane {
+  env: NodeJS.Dict<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the local control plane on free ports without building it: the benchmarks only
+ * use binaries an earlier `e2e/control-plane/build.sh` left in the cache, and report the
+ * figure as skipped otherwise (a cold build takes 15 minutes). The scripts' watchdog
+ * stops the cluster if this process dies before `stop`.
+ */
+export async function startControlPlane(
+  root: string,
+): Promise<ControlPlane | { skipped: string }> {
+  const scripts = join(root, 'e2e', 'control-plane');
+  const envDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
+  const envFile = join(envDir, 'cp.env');
+  const { code, stderr } = await runScript(join(scripts, 'start.sh'), [
+    '--no-build',
+    '--env-file',
+    envFile,
+    '--watch-pid',
+    String(process.pid),
+  ]);
+  const missing = /FAILED: binary \S+ missing.*/.exec(stderr);
+  if (code !== 0 && missing !== null) return { skipped: missing[0] };
+  if (code !== 0)
+    throw new Error(
+      `e2e/control-plane/start.sh exited with ${code}:\n${stderr}`,
+    );
+  return {
+    env: parseEnv(readFileSync(envFile, 'utf8')),
+    stop: async () => {
+      const stopped = await runScript(join(scripts, 'stop.sh'), [envFile]);
+      if (stopped.code !== 0)
+        throw new Error(`e2e/control-plane/stop.sh failed:\n${stopped.stderr}`);
+      rmSync(envDir, { recursive: true });
+    },
+  };
+}
+
+/** Runs a script with stdout ignored, collecting its progress (stderr) for the messages above. */
+function runScript(
+  script: string,
+  args: readonly string[],
+): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [script, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stderr }));
+  });
+}
