@@ -81,13 +81,16 @@ function roundingStep(step: number | undefined, name: string): number {
   return step;
 }
 
-/** Up to a multiple of `step`, computed as upstream's RoundUpToScale (zero stays zero). */
-function roundUp(amount: number, step: number): bigint {
-  if (step === 1 || amount === 0) return BigInt(amount);
+/**
+ * Up to a multiple of `step`, computed as upstream's RoundUpToScale (zero stays zero). The
+ * default step of 1 keeps the plain number, which the formatters take on their fast path.
+ */
+function roundUp(amount: number, step: number): number | bigint {
+  if (step === 1 || amount === 0) return amount;
   return BigInt(Math.ceil(amount / step)) * BigInt(step);
 }
 
-function memoryQuantity(bytes: bigint, humanize: boolean): string {
-  if (!humanize || bytes === 0n) return formatMemoryBytes(bytes);
+function memoryQuantity(bytes: number | bigint, humanize: boolean): string {
+  if (!humanize || Number(bytes) === 0) return formatMemoryBytes(bytes);
   return parseQuantity(humanizedMemoryText(bytes)).toString();
 }

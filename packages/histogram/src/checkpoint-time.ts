@@ -26,9 +26,24 @@ export function formatCheckpointTime(timeMs: number): string | null {
     );
   }
   const wholeSeconds = Math.floor(timeMs / MS_PER_SECOND) * MS_PER_SECOND;
-  // toISOString() gives YYYY-MM-DDTHH:MM:SS.sssZ for these years; drop the milliseconds.
-  return `${new Date(wholeSeconds).toISOString().slice(0, 19)}Z`;
+  let text = recentlyFormatted.get(wholeSeconds);
+  if (text === undefined) {
+    // toISOString() gives YYYY-MM-DDTHH:MM:SS.sssZ for these years; drop the milliseconds.
+    text = `${new Date(wholeSeconds).toISOString().slice(0, 19)}Z`;
+    if (recentlyFormatted.size >= RECENTLY_FORMATTED_LIMIT)
+      recentlyFormatted.clear();
+    recentlyFormatted.set(wholeSeconds, text);
+  }
+  return text;
 }
+
+/**
+ * A recommender writes thousands of checkpoints per cycle whose times are mostly the same
+ * few (the cycle's time, day-aligned reference times, the last sample time): remembering
+ * recent texts saves most of the formatting, a bounded map keeps the memory flat.
+ */
+const RECENTLY_FORMATTED_LIMIT = 1024;
+const recentlyFormatted = new Map<number, string>();
 
 /**
  * Parses a checkpoint timestamp: RFC 3339 text, or null/absent for the zero time. Fractions

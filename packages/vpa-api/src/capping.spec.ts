@@ -174,6 +174,16 @@ describe('capRecommendationToPolicy', () => {
     });
   });
 
+  it('returns a container without any bound as given, without reformatting it', () => {
+    const input = { containerName: 'foo', target: { memory: '0.5Gi' } };
+    const capped = capRecommendationToPolicy(
+      [input],
+      vpaWithPolicies({ containerName: 'foo', mode: 'Auto' }),
+    );
+    expect(capped.containerRecommendations[0]).toBe(input);
+    expect(capped.annotations).toEqual({});
+  });
+
   it('never changes uncappedTarget, nor its inputs', () => {
     const vpa = vpaWithPolicies({
       containerName: 'foo',

@@ -458,3 +458,59 @@ describe('the plain-decimal fast path of parseCpuMillicores / parseMemoryBytes',
     expect(parseMemoryBytes(text)).toBe(bytes);
   });
 });
+
+describe('the fast paths of formatCpuMillicores / formatMemoryBytes', () => {
+  // Values near the path boundaries and multiples of 1000 and 1024, where suffixes change.
+  const around = (edges: number[], max: number) =>
+    fc.oneof(
+      fc.integer({ min: 0, max }),
+      fc.constantFrom(...edges).chain((edge) =>
+        fc.integer({
+          min: Math.max(0, edge - 2),
+          max: Math.min(max, edge + 2),
+        }),
+      ),
+      fc
+        .tuple(
+          fc.integer({ min: 1, max: 2 ** 20 }),
+          fc.integer({ min: 0, max: 5 }),
+        )
+        .map(([mantissa, power]) => Math.min(max, mantissa * 1024 ** power)),
+      fc.integer({ min: 1, max: 999 }).map((cores) => cores * 1000),
+    );
+
+  it('formats millicores exactly as the general Quantity code', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          around([0, 1000, 999_999, 1_000_000], Number.MAX_SAFE_INTEGER),
+          fc
+            .tuple(
+              fc.integer({ min: 1, max: 999 }),
+              fc.integer({ min: 0, max: 12 }),
+            )
+            .map(([mantissa, power]) => mantissa * 10 ** power),
+        ),
+        (m) =>
+          expect(formatCpuMillicores(m)).toBe(
+            Quantity.fromMilli(BigInt(m), 'DecimalSI').toString(),
+          ),
+      ),
+    );
+  });
+
+  it('formats bytes exactly as the general Quantity code', () => {
+    fc.assert(
+      fc.property(
+        around(
+          [0, 1000, 1023, 1024, 2 ** 50, 2 ** 53],
+          Number.MAX_SAFE_INTEGER,
+        ),
+        (bytes) =>
+          expect(formatMemoryBytes(bytes)).toBe(
+            Quantity.fromValue(BigInt(bytes), 'BinarySI').toString(),
+          ),
+      ),
+    );
+  });
+});

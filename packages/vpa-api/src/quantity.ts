@@ -193,6 +193,20 @@ export function parseQuantity(text: string | number): Quantity {
 
 /** Millicores as DecimalSI text: 587 → `587m`, 2000 → `2`, 1e14 → `100G`, 0 → `0`. */
 export function formatCpuMillicores(millicores: number | bigint): string {
+  // The fast path, for any positive safe integer: millicores unless whole cores, and whole
+  // cores with the largest decimal suffix that keeps the number whole (1e14 → `100G`).
+  if (typeof millicores === 'number' && Number.isSafeInteger(millicores)) {
+    if (millicores > 0 && millicores % 1000 !== 0) return `${millicores}m`;
+    if (millicores > 0) {
+      let mantissa = millicores / 1000;
+      let power = 0;
+      while (mantissa % 1000 === 0) {
+        mantissa /= 1000;
+        power += 1;
+      }
+      return `${mantissa}${DECIMAL_SUFFIX_BY_EXPONENT.get(3 * power) ?? ''}`;
+    }
+  }
   return Quantity.fromMilli(
     toInt64(millicores, 'millicores'),
     'DecimalSI',
@@ -201,6 +215,23 @@ export function formatCpuMillicores(millicores: number | bigint): string {
 
 /** Bytes as BinarySI text: 262144000 → `250Mi`, 628694953 → `628694953`, 1024 → `1Ki`. */
 export function formatMemoryBytes(bytes: number | bigint): string {
+  // The fast path covers 1 KiB up to 2^53 bytes: the largest power of 1024 that divides the
+  // value exactly, else the plain integer. Below 1024 Kubernetes switches to DecimalSI
+  // (1000 → `1k`), and that stays with the general code.
+  if (
+    typeof bytes === 'number' &&
+    Number.isSafeInteger(bytes) &&
+    bytes >= 1024
+  ) {
+    let mantissa = bytes;
+    let power = 0;
+    // Below 2^53 the power stays under 6 (Ei would need 2^60).
+    while (mantissa % 1024 === 0) {
+      mantissa /= 1024;
+      power += 1;
+    }
+    return `${mantissa}${BINARY_SUFFIXES[power] ?? ''}`;
+  }
   return Quantity.fromValue(toInt64(bytes, 'bytes'), 'BinarySI').toString();
 }
 

@@ -19,7 +19,7 @@ const WORKLOADS_PER_NAMESPACE = 100;
 const INTERVAL_MS = 60_000; // upstream's default --recommender-interval
 /** Cycles after the cold one: enough for every status and checkpoint to settle. */
 const WARM_UP_CYCLES = 3;
-const MEASURED_CYCLES = 5;
+const MEASURED_CYCLES = 9;
 const MIB = 2 ** 20;
 
 /**

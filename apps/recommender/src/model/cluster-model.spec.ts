@@ -293,6 +293,27 @@ describe('ClusterModel garbage collection', () => {
       model.aggregatesForVpa('shop/web').get('app')?.totalSamplesCount,
     ).toBe(1);
   });
+
+  it('skips an unchanged snapshot handed in again, except after garbage collection', () => {
+    const model = new ClusterModel();
+    model.upsertVpa(vpaObject('web'), selectorFor({ app: 'web' }));
+    const snapshot = podSnapshot('web-1', { app: 'web' });
+    model.upsertPod(snapshot, T0);
+    model.addSample(NS, 'web-1', 'app', cpuSample(T0));
+    // The same object again keeps the container's bookkeeping: a repeated sample is refused.
+    expect(model.upsertPod(snapshot, T0 + DAY)).toBe(true);
+    expect(model.addSample(NS, 'web-1', 'app', cpuSample(T0))).toMatchObject({
+      ok: false,
+      error: { kind: 'sample-discarded' },
+    });
+    // After the aggregate was collected, the same object still gets a fresh one.
+    model.garbageCollect(T0 + 8 * DAY);
+    expect(model.upsertPod(snapshot, T0 + 8 * DAY)).toBe(true);
+    model.addSample(NS, 'web-1', 'app', cpuSample(T0 + 8 * DAY));
+    expect(
+      model.aggregatesForVpa('shop/web').get('app')?.totalSamplesCount,
+    ).toBe(1);
+  });
 });
 
 describe('ClusterModel memory saver', () => {

@@ -15,6 +15,7 @@ import {
 } from '@tandem/vpa-api';
 import { LabelSetInterner } from './label-set.js';
 import { failure, type ModelResult, OK } from './model-result.js';
+import { LabelIndexedMap } from './label-indexed-map.js';
 import { NamespacedMap } from './namespaced-map.js';
 import { objectKey } from './object-key.js';
 import { trackVpa, type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
@@ -46,6 +47,10 @@ interface TrackedContainer {
 }
 
 interface TrackedPod {
+  /** The snapshot this was built from: handed in again unchanged, it changes nothing. */
+  readonly snapshot: PodSnapshot;
+  /** {@link ClusterModel.garbageCollect} runs when this was built (it may drop aggregates). */
+  readonly collections: number;
   readonly namespace: string;
   readonly labels: Labels;
   readonly labelText: string;
@@ -82,10 +87,12 @@ export class ClusterModel {
   readonly aggregation: AggregationConfig;
   readonly memorySaver: boolean;
   // Keys start with the namespace: VPAs look up only their own namespace's entries.
-  private readonly pods = new NamespacedMap<TrackedPod>();
-  private readonly aggregates = new NamespacedMap<TrackedAggregate>();
-  private readonly vpas = new Map<string, TrackedVpa>();
+  private readonly pods = new LabelIndexedMap<TrackedPod>();
+  private readonly aggregates = new LabelIndexedMap<TrackedAggregate>();
+  private readonly vpas = new NamespacedMap<TrackedVpa>();
   private readonly labelSets = new LabelSetInterner();
+  /** How many times garbage collection ran. */
+  private collections = 0;
 
   constructor(options: ClusterModelOptions = {}) {
     this.aggregation = options.aggregation ?? DEFAULT_AGGREGATION_CONFIG;
@@ -110,8 +117,12 @@ export class ClusterModel {
       this.pods.delete(key);
       return false;
     }
-    const { text: labelText, labels } = this.labelSets.intern(pod.labels);
     const previous = this.pods.get(key);
+    // The loop hands over the very snapshot of a pod object that did not change: nothing to
+    // do, unless garbage collection ran since and may have removed an aggregate it feeds.
+    if (previous?.snapshot === pod && previous.collections === this.collections)
+      return true;
+    const { text: labelText, labels } = this.labelSets.intern(pod.labels);
     // Containers keep their sample bookkeeping unless the pod moved to another label set,
     // or garbage collection removed their aggregate: then they start afresh on the aggregate
     // they belong to now (upstream keeps feeding the old one; see README, deviations).
@@ -141,6 +152,8 @@ export class ClusterModel {
       });
     }
     this.pods.set(key, {
+      snapshot: pod,
+      collections: this.collections,
       namespace: pod.namespace,
       labels,
       labelText,
@@ -181,7 +194,7 @@ export class ClusterModel {
         ? OK
         : failure(
             'sample-discarded',
-            `${sample.resource} sample of ${found.where} at ${sample.timeMs} ms was discarded (negative, duplicate or out of order)`,
+            `${sample.resource} sample of ${found.where()} at ${sample.timeMs} ms was discarded (negative, duplicate or out of order)`,
           );
     } catch (error) {
       return failure('invalid-input', (error as Error).message);
@@ -209,7 +222,7 @@ export class ClusterModel {
     } catch (error) {
       const kind =
         error instanceof StaleOomError ? 'stale-oom' : 'invalid-input';
-      return failure(kind, `${found.where}: ${(error as Error).message}`);
+      return failure(kind, `${found.where()}: ${(error as Error).message}`);
     }
   }
 
@@ -230,10 +243,9 @@ export class ClusterModel {
       );
     }
     const key = objectKey(namespace, name);
-    const initialState = this.vpas.get(key)?.initialState ?? new Map();
     this.vpas.set(
       key,
-      trackVpa({ key, namespace, name }, object, target, initialState),
+      trackVpa({ key, namespace, name }, object, target, this.vpas.get(key)),
     );
     return OK;
   }
@@ -288,11 +300,9 @@ export class ClusterModel {
   matchingPodCount(vpaKey: string): number {
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return 0;
-    let count = 0;
-    for (const [, pod] of this.pods.inNamespace(vpa.namespace)) {
-      if (selects(vpa, pod.namespace, pod.labels)) count += 1;
-    }
-    return count;
+    return vpa.podSelector === undefined
+      ? 0
+      : this.pods.countSelectedBy(vpa.namespace, vpa.podSelector);
   }
 
   /**
@@ -331,9 +341,7 @@ export class ClusterModel {
       }
       target.merge(state);
     };
-    const selected = [...this.aggregates.inNamespace(vpa.namespace)].filter(
-      ([, aggregate]) => selects(vpa, aggregate.namespace, aggregate.labels),
-    );
+    const selected = [...this.selectedBy(this.aggregates, vpa)];
     selected.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     for (const [, aggregate] of selected) {
       into(aggregate.containerName, aggregate.state);
@@ -354,8 +362,7 @@ export class ClusterModel {
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return [];
     const live = [];
-    for (const [, pod] of this.pods.inNamespace(vpa.namespace)) {
-      if (!selects(vpa, pod.namespace, pod.labels)) continue;
+    for (const [, pod] of this.selectedBy(this.pods, vpa)) {
       for (const [containerName, { state }] of pod.containers) {
         live.push({ containerName, state });
       }
@@ -379,6 +386,7 @@ export class ClusterModel {
    * Upstream runs this at most hourly; the loop decides when. Returns the removed count.
    */
   garbageCollect(nowMs: number): number {
+    this.collections += 1;
     const contributive = this.contributiveAggregateKeys();
     let removed = 0;
     for (const [key, { state }] of this.aggregates) {
@@ -436,34 +444,48 @@ export class ClusterModel {
   }
 
   private isSelectedByAnyVpa(namespace: string, labels: Labels): boolean {
-    for (const vpa of this.vpas.values()) {
-      if (selects(vpa, namespace, labels)) return true;
+    for (const [, vpa] of this.vpas.inNamespace(namespace)) {
+      if (vpa.podSelector?.matches(labels)) return true;
     }
     return false;
+  }
+
+  /** The pods or aggregates a VPA selects: its namespace's entries its selector matches. */
+  private selectedBy<V extends TrackedPod | TrackedAggregate>(
+    entries: LabelIndexedMap<V>,
+    vpa: TrackedVpa,
+  ): Iterable<[string, V]> {
+    return vpa.podSelector === undefined
+      ? []
+      : entries.selectedBy(vpa.namespace, vpa.podSelector);
   }
 
   private findContainer(
     namespace: string,
     podName: string,
     containerName: string,
-  ): { container: TrackedContainer; where: string } | { error: ModelResult } {
-    const where = `container ${containerName} of pod ${objectKey(namespace, podName)}`;
-    const pod = this.pods.get(objectKey(namespace, podName));
+  ):
+    | { container: TrackedContainer; where: () => string }
+    | { error: ModelResult } {
+    const podKey = objectKey(namespace, podName);
+    // Built only for a message: this runs for every sample of every container.
+    const where = () => `container ${containerName} of pod ${podKey}`;
+    const pod = this.pods.get(podKey);
     if (pod === undefined) {
-      return { error: failure('unknown-pod', `${where}: pod not tracked`) };
+      return { error: failure('unknown-pod', `${where()}: pod not tracked`) };
     }
     if (pod.initContainerNames.has(containerName)) {
       return {
         error: failure(
           'init-container',
-          `${where}: init containers are not modelled`,
+          `${where()}: init containers are not modelled`,
         ),
       };
     }
     const container = pod.containers.get(containerName);
     if (container === undefined) {
       return {
-        error: failure('unknown-container', `${where}: no such container`),
+        error: failure('unknown-container', `${where()}: no such container`),
       };
     }
     return { container, where };
@@ -477,10 +499,4 @@ function aggregateKey(
 ): string {
   // '/' cannot occur in a namespace or container name, so the key is unambiguous.
   return `${namespace}/${containerName}/${labelText}`;
-}
-
-function selects(vpa: TrackedVpa, namespace: string, labels: Labels): boolean {
-  return (
-    vpa.namespace === namespace && (vpa.podSelector?.matches(labels) ?? false)
-  );
 }

@@ -26,6 +26,8 @@ export interface TrackedVpa {
   readonly object: VerticalPodAutoscaler;
   /** Matches the VPA's pods; undefined when the target is unsupported (matches nothing). */
   readonly podSelector: LabelSelectorMatcher | undefined;
+  /** The selector `podSelector` was compiled from, as JSON: an unchanged one is reused. */
+  readonly selectorText: string | undefined;
   /**
    * Why the VPA cannot be served (its ConfigUnsupported message): an unresolvable target, or
    * a resource policy whose quantities do not parse (capping could not apply it).
@@ -40,23 +42,33 @@ export interface TrackedVpa {
 /**
  * Builds the tracked form of a VPA. An invalid selector or an unusable policy makes the VPA
  * unsupported rather than failing the cycle. Its history is kept either way: upstream still
- * recommends from checkpointed history when the target cannot be resolved.
+ * recommends from checkpointed history when the target cannot be resolved. The compiled
+ * selector of `previous` is kept when the selector is unchanged, so what the model
+ * remembers per selector (which label sets it matched) lasts across cycles.
  */
 export function trackVpa(
   identity: { key: string; namespace: string; name: string },
   object: VerticalPodAutoscaler,
   target: VpaTarget,
-  initialState: Map<string, AggregateContainerState>,
+  previous: TrackedVpa | undefined,
 ): TrackedVpa {
-  const resolved = resolveSelector(target);
+  const selectorText =
+    'selector' in target ? JSON.stringify(target.selector) : undefined;
+  const resolved =
+    selectorText !== undefined &&
+    selectorText === previous?.selectorText &&
+    previous.podSelector !== undefined
+      ? { matcher: previous.podSelector }
+      : resolveSelector(target);
   const policyError = unparseablePolicy(object);
   return {
     ...identity,
     object,
     podSelector: 'matcher' in resolved ? resolved.matcher : undefined,
+    selectorText,
     unsupportedReason: 'reason' in resolved ? resolved.reason : policyError,
     policyUnusable: policyError !== undefined,
-    initialState,
+    initialState: previous?.initialState ?? new Map(),
   };
 }
 

@@ -81,12 +81,17 @@ function controlledOnly(
   const controlled = getControlledResources(
     getContainerPolicy(vpa, recommendation.containerName),
   );
+  // The default (both resources controlled) keeps every value: no copies on the hot path.
+  const everything =
+    controlled.includes('cpu') && controlled.includes('memory');
   const pick = (quantities: ResourceQuantities): ResourceList =>
-    Object.fromEntries(
-      Object.entries(quantities).filter(([resource]) =>
-        controlled.includes(resource),
-      ),
-    );
+    everything
+      ? { cpu: quantities.cpu, memory: quantities.memory }
+      : Object.fromEntries(
+          Object.entries(quantities).filter(([resource]) =>
+            controlled.includes(resource),
+          ),
+        );
   return {
     containerName: recommendation.containerName,
     target: pick(recommendation.target),
