@@ -72,6 +72,15 @@ export interface VpaObjects {
     extraSpec?: Record<string, unknown>,
   ): Promise<Vpa>;
   readVpa(name: string): Promise<Vpa>;
+  /**
+   * Writes a checkpoint as another recommender (or a broken one) would: `name` is its
+   * name, or with a trailing `-` a prefix for a generated one.
+   */
+  createCheckpoint(
+    name: string,
+    spec: Checkpoint['spec'],
+    status?: Record<string, unknown>,
+  ): Promise<Checkpoint>;
   /** The checkpoint, or undefined when there is none. */
   readCheckpoint(name: string): Promise<Checkpoint | undefined>;
   /** Replaces the status with `{}`, so the next written recommendation is a change. */
@@ -127,6 +136,19 @@ export function vpaObjects(
           },
         },
       })) as Vpa;
+    },
+    async createCheckpoint(name, spec, status) {
+      return (await kube.customObjects.createNamespacedCustomObject({
+        ...base(),
+        plural: CHECKPOINTS,
+        body: {
+          apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
+          kind: 'VerticalPodAutoscalerCheckpoint',
+          metadata: name.endsWith('-') ? { generateName: name } : { name },
+          spec,
+          ...(status === undefined ? {} : { status }),
+        },
+      })) as Checkpoint;
     },
     async readCheckpoint(name) {
       try {

@@ -196,17 +196,9 @@ describeLocal(
       // The policy takes effect once the API server has compiled it: probe until refused.
       await waitFor('the policy to refuse a checkpoint write', async () => {
         try {
-          await kube.customObjects.createNamespacedCustomObject({
-            group: VPA_GROUP,
-            version: VPA_VERSION,
-            namespace,
-            plural: CHECKPOINTS,
-            body: {
-              apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
-              kind: 'VerticalPodAutoscalerCheckpoint',
-              metadata: { generateName: 'probe-' },
-              spec: { vpaObjectName: 'probe', containerName: 'app' },
-            },
+          await vpas.createCheckpoint('probe-', {
+            vpaObjectName: 'probe',
+            containerName: 'app',
           });
           return undefined;
         } catch (error) {

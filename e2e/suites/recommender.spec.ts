@@ -11,11 +11,8 @@ import {
 import { simulateOomKills } from '../harness/simulation.ts';
 import { waitFor } from '../harness/wait.ts';
 import {
-  CHECKPOINTS,
   condition,
   recommendationFor,
-  VPA_GROUP,
-  VPA_VERSION,
   vpaObjects,
   type Checkpoint,
   type ContainerRecommendation,
@@ -311,121 +308,105 @@ describeLocal('the recommender process against the local cluster', () => {
     ).toBe('True');
   });
 
-  it('raises the memory target after an OOM kill to at least the OOM bump of the request', async () => {
-    const requestBytes = 256 * 1024 * 1024;
-    // max(request + 100 MiB, 1.2 × request) = 373293056 B for a 256 MiB request.
-    const oomBump = Math.max(
-      requestBytes + 104_857_600,
-      Math.trunc(requestBytes * 1.2),
-    );
-    expect(oomBump).toBe(373_293_056);
+  /** Upstream's OOM rule: max(memory + 100 MiB, 1.2 × memory). */
+  const oomBump = (bytes: number) =>
+    Math.max(bytes + 104_857_600, Math.trunc(bytes * 1.2));
+
+  /**
+   * A one-pod Deployment with a VPA whose memory target is still below `bump`, listed by
+   * the recommender (it must know the pod to take an OOM of it); then `oom` happens and
+   * the target must reach `bump`. Returns the targets before and after.
+   */
+  async function memoryTargetAfter(
+    name: string,
+    memoryRequest: string,
+    bump: number,
+    oom: (podName: string) => Promise<unknown>,
+  ): Promise<{ before: number; after: number }> {
     const [pod] = await runDeployment(kube, namespace, {
-      name: 'leaky',
+      name,
       replicas: 1,
       cpuRequest: '100m',
-      memoryRequest: '256Mi',
+      memoryRequest,
       initialUsage: { cpu: '100m', memory: '100Mi' },
     });
-    await createVpa('leaky', 'leaky');
-    const before = await waitForRecommendation(
-      'leaky',
-      'a recommendation before the OOM',
+    await createVpa(name, name);
+    const first = await waitForRecommendation(name, 'a first recommendation');
+    const before = parseMemoryBytes(
+      first.recommendation.target?.memory ?? 'NaN',
     );
-    const memoryBefore = parseMemoryBytes(
-      before.recommendation.target?.memory ?? 'NaN',
-    );
-    expect(memoryBefore).toBeLessThan(oomBump);
-    // The recommender must have listed the pod before the kill to see the restart.
+    expect(before).toBeLessThan(bump);
     await waitForCycles(1);
 
-    await simulateOomKills(kube, namespace, pod?.metadata?.name ?? '', 1);
-    const after = await waitForRecommendation(
-      'leaky',
-      `the memory target to reach the OOM bump ${oomBump} B`,
+    await oom(pod?.metadata?.name ?? '');
+    const bumped = await waitForRecommendation(
+      name,
+      `the memory target to reach the OOM bump ${bump} B`,
       (recommendation) =>
-        parseMemoryBytes(recommendation.target?.memory ?? '0') >= oomBump,
+        parseMemoryBytes(recommendation.target?.memory ?? '0') >= bump,
       90_000,
     );
-    const memoryAfter = parseMemoryBytes(
-      after.recommendation.target?.memory ?? 'NaN',
+    return {
+      before,
+      after: parseMemoryBytes(bumped.recommendation.target?.memory ?? 'NaN'),
+    };
+  }
+
+  it('raises the memory target after an OOM kill to at least the OOM bump of the request', async () => {
+    // 373293056 B for the 256 MiB request.
+    const bump = oomBump(256 * 1024 * 1024);
+    expect(bump).toBe(373_293_056);
+    const { before, after } = await memoryTargetAfter(
+      'leaky',
+      '256Mi',
+      bump,
+      (podName) => simulateOomKills(kube, namespace, podName, 1),
     );
-    expect(memoryAfter).toBeGreaterThanOrEqual(oomBump);
-    expect(memoryAfter).toBeGreaterThan(memoryBefore);
+    expect(after).toBeGreaterThanOrEqual(bump);
+    expect(after).toBeGreaterThan(before);
   });
 
   it('counts a memory eviction event as an OOM at the evicted usage', async () => {
-    const usageBytes = 400 * 1024 * 1024;
-    // max(usage + 100 MiB, 1.2 × usage) for the 400 MiB the kubelet reported.
-    const evictionBump = Math.max(
-      usageBytes + 104_857_600,
-      Math.trunc(usageBytes * 1.2),
-    );
-    const [pod] = await runDeployment(kube, namespace, {
-      name: 'evicted',
-      replicas: 1,
-      cpuRequest: '100m',
-      memoryRequest: '128Mi',
-      initialUsage: { cpu: '100m', memory: '100Mi' },
-    });
-    await createVpa('evicted', 'evicted');
-    const before = await waitForRecommendation(
+    // The 400 MiB the kubelet reported, bumped (not the 128 MiB request).
+    const bump = oomBump(400 * 1024 * 1024);
+    const { after } = await memoryTargetAfter(
       'evicted',
-      'a recommendation before the eviction',
-    );
-    expect(
-      parseMemoryBytes(before.recommendation.target?.memory ?? 'NaN'),
-    ).toBeLessThan(evictionBump);
-    await waitForCycles(1);
-
-    // The event the kubelet's eviction manager writes when it evicts for memory pressure.
-    const podName = pod?.metadata?.name ?? '';
-    await kube.core.createNamespacedEvent({
-      namespace,
-      body: {
-        metadata: {
-          generateName: `${podName}.`,
-          annotations: {
-            offending_containers: 'app',
-            offending_containers_usage: '400Mi',
-            starved_resource: 'memory',
+      '128Mi',
+      bump,
+      async (podName) => {
+        // The event the kubelet's eviction manager writes when it evicts for memory pressure.
+        await kube.core.createNamespacedEvent({
+          namespace,
+          body: {
+            metadata: {
+              generateName: `${podName}.`,
+              annotations: {
+                offending_containers: 'app',
+                offending_containers_usage: '400Mi',
+                starved_resource: 'memory',
+              },
+            },
+            involvedObject: { kind: 'Pod', namespace, name: podName },
+            reason: 'Evicted',
+            message: 'The node was low on resource: memory.',
+            type: 'Warning',
           },
-        },
-        involvedObject: { kind: 'Pod', namespace, name: podName },
-        reason: 'Evicted',
-        message: 'The node was low on resource: memory.',
-        type: 'Warning',
+        });
       },
-    });
-    const after = await waitForRecommendation(
-      'evicted',
-      `the memory target to reach the eviction bump ${evictionBump} B`,
-      (recommendation) =>
-        parseMemoryBytes(recommendation.target?.memory ?? '0') >= evictionBump,
-      90_000,
     );
-    expect(
-      parseMemoryBytes(after.recommendation.target?.memory ?? 'NaN'),
-    ).toBeGreaterThanOrEqual(evictionBump);
+    expect(after).toBeGreaterThanOrEqual(bump);
   });
 
   it('skips a corrupt checkpoint at start-up with a log line, a Warning event and a count', async () => {
     await createVpa('corrupt', 'steady');
-    await kube.customObjects.createNamespacedCustomObject({
-      group: VPA_GROUP,
-      version: VPA_VERSION,
-      namespace,
-      plural: CHECKPOINTS,
-      body: {
-        apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
-        kind: 'VerticalPodAutoscalerCheckpoint',
-        metadata: { name: 'corrupt-app' },
-        spec: { vpaObjectName: 'corrupt', containerName: 'app' },
-        status: {
-          version: 'v3',
-          cpuHistogram: { bucketWeights: { '9999': 10000 }, totalWeight: 1 },
-        },
+    await vpas.createCheckpoint(
+      'corrupt-app',
+      { vpaObjectName: 'corrupt', containerName: 'app' },
+      {
+        version: 'v3',
+        cpuHistogram: { bucketWeights: { '9999': 10000 }, totalWeight: 1 },
       },
-    });
+    );
     expect(await recommender.stop()).toBe(0);
     recommender = await startRecommender({
       kubeconfig: clusterKubeconfig(),
@@ -480,17 +461,9 @@ describeLocal('the recommender process against the local cluster', () => {
   it('caps to --container-recommendation-max-allowed-cpu and deletes checkpoints whose VPA is gone', async () => {
     // A checkpoint nobody owns any more (its VPA was deleted), and the foreign VPA's, which
     // must survive: another recommender's history is not ours to delete.
-    await kube.customObjects.createNamespacedCustomObject({
-      group: VPA_GROUP,
-      version: VPA_VERSION,
-      namespace,
-      plural: CHECKPOINTS,
-      body: {
-        apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
-        kind: 'VerticalPodAutoscalerCheckpoint',
-        metadata: { name: 'deleted-app' },
-        spec: { vpaObjectName: 'deleted', containerName: 'app' },
-      },
+    await vpas.createCheckpoint('deleted-app', {
+      vpaObjectName: 'deleted',
+      containerName: 'app',
     });
     expect(await recommender.stop()).toBe(0);
     recommender = await startRecommender({
