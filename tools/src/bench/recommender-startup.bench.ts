@@ -10,9 +10,9 @@ import {
   KubeConfig,
   Watch,
 } from '@kubernetes/client-node';
+import { drainQueue } from '@tandem/recommender/worker-pool';
 import { type VerticalPodAutoscaler, VPA_API_GROUP } from '@tandem/vpa-api';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
-import { inParallel } from './in-parallel.js';
 import { medianOfRuns } from './measure.js';
 import type { Figure } from './report.js';
 import { restoredWorkloads } from './startup-objects.js';
@@ -133,7 +133,7 @@ async function seed(kubeConfig: KubeConfig): Promise<void> {
     .createNamespace({ body: { metadata: { name: NAMESPACE } } });
   const apps = kubeConfig.makeApiClient(AppsV1Api);
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
-  await inParallel(workloads, IN_FLIGHT, async (workload) => {
+  await drainQueue(workloads, IN_FLIGHT, async (workload) => {
     await apps.createNamespacedDeployment({
       namespace: NAMESPACE,
       body: workload.deployment,
@@ -154,7 +154,7 @@ async function seed(kubeConfig: KubeConfig): Promise<void> {
 /** Empties every VPA's status, so the next run starts from VPAs without recommendations. */
 async function clearStatuses(custom: CustomObjectsApi): Promise<void> {
   const vpas = await listVpas(custom);
-  await inParallel(
+  await drainQueue(
     vpas.filter((vpa) => vpa.status !== undefined),
     IN_FLIGHT,
     async (vpa) => {
