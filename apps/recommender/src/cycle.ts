@@ -8,6 +8,10 @@ import type {
   VerticalPodAutoscalerStatus,
 } from '@tandem/vpa-api';
 import type { Span, Tracer } from '@opentelemetry/api';
+import type {
+  RecommendationFormat,
+  RecommenderConfig,
+} from '@tandem/estimators';
 import { writeCheckpoints } from './checkpoint-writer.js';
 import type { ContainerUsage } from './metrics-source.js';
 import {
@@ -34,6 +38,10 @@ const GC_INTERVAL_MS = 3_600_000;
 export interface CycleContext {
   model: ClusterModel;
   selection: VpaSelectionOptions;
+  /** Upstream's estimator flags: percentiles, margin, minimums, confidence intervals. */
+  recommenderConfig: RecommenderConfig;
+  /** Upstream's rounding and `--humanize-memory` flags. */
+  recommendationFormat: RecommendationFormat;
   /** Caps for resources a VPA's policy leaves open (the global max-allowed flags). */
   globalMaxAllowed: ResourceList;
   listVpas: () => VerticalPodAutoscaler[];
@@ -311,6 +319,8 @@ async function updateVpas(
     const tracked = context.model.vpa(key);
     const status = computeVpaStatus(context.model, key, {
       nowMs,
+      recommender: context.recommenderConfig,
+      format: context.recommendationFormat,
       globalMaxAllowed: context.globalMaxAllowed,
     });
     if (tracked === undefined || status === undefined) continue;

@@ -1,3 +1,7 @@
+import {
+  DEFAULT_AGGREGATION_CONFIG,
+  DEFAULT_RECOMMENDER_CONFIG,
+} from '@tandem/estimators';
 import { FlagError, parseDuration, parseFlags } from './flags.js';
 
 describe('recommender flags', () => {
@@ -20,6 +24,16 @@ describe('recommender flags', () => {
       leaderElectRenewDeadlineMs: 10_000,
       leaderElectRetryPeriodMs: 2_000,
       globalMaxAllowed: {},
+      estimators: {
+        recommender: DEFAULT_RECOMMENDER_CONFIG,
+        aggregation: DEFAULT_AGGREGATION_CONFIG,
+        format: {
+          roundCpuMillicores: 1,
+          roundMemoryBytes: 1,
+          humanizeMemory: false,
+        },
+      },
+      verbosityLogLevel: 'info',
       storage: 'checkpoint',
       prometheus: {
         address: 'http://prometheus.monitoring.svc',
@@ -43,6 +57,77 @@ describe('recommender flags', () => {
         bearerToken: '',
         bearerTokenFile: '',
       },
+    });
+  });
+
+  it("reads upstream's estimator tuning flags", () => {
+    const { estimators } = parseFlags([
+      '--target-cpu-percentile=0.8',
+      '--target-memory-percentile=0.95',
+      '--recommendation-lower-bound-cpu-percentile=0.4',
+      '--recommendation-lower-bound-memory-percentile=0.45',
+      '--recommendation-upper-bound-cpu-percentile=0.99',
+      '--recommendation-upper-bound-memory-percentile=1',
+      '--recommendation-margin-fraction=0',
+      '--pod-recommendation-min-cpu-millicores=10',
+      '--pod-recommendation-min-memory-mb=64',
+      '--confidence-interval-cpu=12h',
+      '--confidence-interval-memory=48h',
+      '--memory-aggregation-interval=1h',
+      '--memory-aggregation-interval-count=24',
+      '--memory-histogram-decay-half-life=6h',
+      '--cpu-histogram-decay-half-life=2h',
+      '--oom-bump-up-ratio=1.5',
+      '--oom-min-bump-up-bytes=1e6',
+      '--round-cpu-millicores=50',
+      '--round-memory-bytes=1048576',
+      '--humanize-memory=true',
+      '--min-checkpoints=3',
+    ]);
+    expect(estimators).toEqual({
+      recommender: {
+        targetCpuPercentile: 0.8,
+        targetMemoryPercentile: 0.95,
+        lowerBoundCpuPercentile: 0.4,
+        lowerBoundMemoryPercentile: 0.45,
+        upperBoundCpuPercentile: 0.99,
+        upperBoundMemoryPercentile: 1,
+        recommendationMarginFraction: 0,
+        podMinCpuMillicores: 10,
+        podMinMemoryMb: 64,
+        confidenceIntervalCpuMs: 12 * 3_600_000,
+        confidenceIntervalMemoryMs: 48 * 3_600_000,
+      },
+      aggregation: {
+        memoryAggregationIntervalMs: 3_600_000,
+        memoryAggregationIntervalCount: 24,
+        memoryHistogramDecayHalfLifeMs: 6 * 3_600_000,
+        cpuHistogramDecayHalfLifeMs: 2 * 3_600_000,
+        oomBumpUpRatio: 1.5,
+        oomMinBumpUpBytes: 1_000_000,
+      },
+      format: {
+        roundCpuMillicores: 50,
+        roundMemoryBytes: 1_048_576,
+        humanizeMemory: true,
+      },
+    });
+  });
+
+  it('reads arguments the way Go does: -name, and booleans with =true or =false', () => {
+    const flags = parseFlags([
+      '-v=5',
+      '-recommender-interval=10s',
+      '--memory-saver=true',
+      '--leader-elect=false',
+      '--prometheus-insecure',
+    ]);
+    expect(flags).toMatchObject({
+      verbosityLogLevel: 'debug',
+      recommenderIntervalMs: 10_000,
+      memorySaver: true,
+      leaderElect: false,
+      prometheus: { insecure: true },
     });
   });
 
@@ -158,6 +243,23 @@ describe('recommender flags', () => {
       ['--leader-elect=maybe'],
       "--leader-elect must be true or false, got 'maybe'",
     ],
+    [
+      ['--target-cpu-percentile=1.5'],
+      "--target-cpu-percentile must be a number from 0 to 1, got '1.5'",
+    ],
+    [
+      ['--recommendation-margin-fraction=-0.1'],
+      "--recommendation-margin-fraction must be a number from 0, got '-0.1'",
+    ],
+    [
+      ['--round-memory-bytes=0'],
+      "--round-memory-bytes must be a whole number from 1, got '0'",
+    ],
+    [
+      ['--oom-bump-up-ratio=0'],
+      'oomBumpUpRatio must be a finite number > 0, got 0',
+    ],
+    [['--v=loud'], "--v must be a number from 0, got 'loud'"],
     [
       ['--leader-elect-lease-duration=10s'],
       '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline',

@@ -1,5 +1,17 @@
 import { parseArgs } from 'node:util';
 import {
+  type EstimatorSettings,
+  ESTIMATOR_FLAG_OPTIONS,
+  estimatorSettings,
+} from './estimator-flags.js';
+import {
+  FlagError,
+  goStyleArgs,
+  parseDuration,
+  parseNumberIn,
+  parsePositiveInteger,
+} from './flag-values.js';
+import {
   parseQuantity,
   QuantityError,
   type ResourceList,
@@ -31,41 +43,16 @@ export interface RecommenderFlags {
   leaderElectLeaseDurationMs: number;
   leaderElectRenewDeadlineMs: number;
   leaderElectRetryPeriodMs: number;
+  /** Upstream's estimator tuning flags (percentiles, margin, minimums, decay, OOM bump, rounding). */
+  estimators: EstimatorSettings;
+  /** The log level `--v` asks for when LOG_LEVEL is not set: `debug` from 5 up. */
+  verbosityLogLevel: 'info' | 'debug';
   /** `--container-recommendation-max-allowed-cpu/-memory`: caps for resources a policy leaves open. */
   globalMaxAllowed: ResourceList;
   /** `--storage`: where history comes from at start-up ("" means checkpoint, as upstream). */
   storage: 'checkpoint' | 'prometheus';
   /** The `--prometheus-*`, `--history-*` and label flags; used with `--storage=prometheus`. */
   prometheus: PrometheusSettings;
-}
-
-export class FlagError extends Error {
-  override name = 'FlagError';
-}
-
-const DURATION_UNITS_MS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** A Go-style duration (`90s`, `1m30s`, `1h`, `500ms`) in milliseconds. */
-export function parseDuration(text: string, flag: string): number {
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  const consumed = parts.map((part) => part[0]).join('');
-  if (parts.length === 0 || consumed !== text) {
-    throw new FlagError(
-      `--${flag}: '${text}' is not a duration such as 30s, 1m or 1h30m`,
-    );
-  }
-  const ms = parts.reduce(
-    (sum, [, value, unit]) =>
-      sum + Number(value) * (DURATION_UNITS_MS[unit ?? ''] ?? 0),
-    0,
-  );
-  if (ms <= 0) throw new FlagError(`--${flag} must be positive, got '${text}'`);
-  return ms;
 }
 
 /** `--history-length` and `--history-resolution`: Prometheus syntax, and more than zero. */
@@ -97,14 +84,6 @@ function prometheusAddress(text: string): string {
       `--prometheus-address: '${text}' is not an http:// or https:// URL`,
     );
   return text;
-}
-
-function parsePositiveInteger(text: string, flag: string): number {
-  if (!/^[1-9]\d{0,5}$/.test(text))
-    throw new FlagError(
-      `--${flag} must be a whole number from 1, got '${text}'`,
-    );
-  return Number(text);
 }
 
 function parseAddress(text: string): { host: string; port: number } {
@@ -166,11 +145,21 @@ function leaseTimings(values: {
   };
 }
 
+export { FlagError, parseDuration } from './flag-values.js';
+
+/** Go-style booleans: `--name`, `--name=true` or `--name=false`. */
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
+  'memory-saver',
+  'leader-elect',
+  'prometheus-insecure',
+  'humanize-memory',
+]);
+
 export function parseFlags(argv: readonly string[]): RecommenderFlags {
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
+      args: goStyleArgs(argv, BOOLEAN_FLAGS),
       strict: true,
       options: {
         kubeconfig: { type: 'string' },
@@ -183,7 +172,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'memory-saver': { type: 'boolean', default: false },
         'vpa-object-namespace': { type: 'string', default: '' },
         'ignored-vpa-object-namespaces': { type: 'string', default: '' },
-        'leader-elect': { type: 'string', default: 'false' },
+        'leader-elect': { type: 'boolean', default: false },
         'leader-elect-resource-name': {
           type: 'string',
           default: 'vpa-recommender-lease',
@@ -241,6 +230,9 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         password: { type: 'string', default: '' },
         'prometheus-bearer-token': { type: 'string', default: '' },
         'prometheus-bearer-token-file': { type: 'string', default: '' },
+        ...ESTIMATOR_FLAG_OPTIONS,
+        // klog's verbosity: upstream manifests set it; 5 and more mean debug logs here.
+        v: { type: 'string', default: '4' },
       },
     }));
   } catch (error) {
@@ -263,11 +255,6 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
   ) {
     throw new FlagError(
       '--prometheus-bearer-token, --prometheus-bearer-token-file and --username are mutually exclusive and cannot be set together',
-    );
-  }
-  if (!['true', 'false'].includes(values['leader-elect'])) {
-    throw new FlagError(
-      `--leader-elect must be true or false, got '${values['leader-elect']}'`,
     );
   }
   return {
@@ -293,7 +280,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     memorySaver: values['memory-saver'],
     vpaObjectNamespace: only === '' ? undefined : only,
     ignoredVpaObjectNamespaces: ignored,
-    leaderElect: values['leader-elect'] === 'true',
+    leaderElect: values['leader-elect'],
     leaderElectResourceName: values['leader-elect-resource-name'],
     leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
     ...leaseTimings(values),
@@ -304,6 +291,8 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         values['container-recommendation-max-allowed-memory'],
       ),
     },
+    estimators: estimatorSettings(values),
+    verbosityLogLevel: parseNumberIn(values.v, 'v', 0) >= 5 ? 'debug' : 'info',
     storage: parseStorage(values.storage),
     prometheus: {
       address: prometheusAddress(values['prometheus-address']),

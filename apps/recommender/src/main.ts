@@ -59,6 +59,8 @@ export async function main(
   const telemetry = startTelemetry({
     serviceName: 'tandem-recommender',
     serviceVersion: version,
+    // LOG_LEVEL wins; otherwise upstream's `--v` decides.
+    env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
   });
   const { logger } = telemetry;
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
@@ -152,7 +154,12 @@ export async function main(
   const metrics = recommenderMetrics(telemetry.metrics);
   const store = vpaStore(kubeConfig);
   const context: CycleContext = {
-    model: new ClusterModel({ memorySaver: flags.memorySaver }),
+    model: new ClusterModel({
+      memorySaver: flags.memorySaver,
+      aggregation: flags.estimators.aggregation,
+    }),
+    recommenderConfig: flags.estimators.recommender,
+    recommendationFormat: flags.estimators.format,
     selection: {
       recommenderName: flags.recommenderName,
       namespace,

@@ -2,6 +2,7 @@ export { AggregateContainerState } from './aggregate-container-state.js';
 export {
   type AggregationConfig,
   DEFAULT_AGGREGATION_CONFIG,
+  requireValidAggregationConfig,
 } from './aggregation-config.js';
 export {
   type AggregateCheckpointStatus,
@@ -35,6 +36,7 @@ export {
 export {
   DEFAULT_RECOMMENDER_CONFIG,
   type RecommenderConfig,
+  requireValidRecommenderConfig,
 } from './recommender-config.js';
 export {
   MAX_RESOURCE_AMOUNT,

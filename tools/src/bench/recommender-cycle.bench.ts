@@ -1,4 +1,5 @@
 import { trace } from '@opentelemetry/api';
+import { DEFAULT_RECOMMENDER_CONFIG } from '@tandem/estimators';
 import { runCycle, type CycleContext } from '@tandem/recommender/cycle';
 import { ClusterModel, objectKey } from '@tandem/recommender/model';
 import { recommenderMetrics } from '@tandem/recommender/recommender-metrics';
@@ -88,6 +89,8 @@ function inMemoryCycleContext(
   const store = inMemoryVpaStore(cluster.vpas);
   return {
     model: new ClusterModel(),
+    recommenderConfig: DEFAULT_RECOMMENDER_CONFIG,
+    recommendationFormat: {},
     selection: { recommenderName: 'default' },
     globalMaxAllowed: {},
     listVpas: store.listVpas,
