@@ -261,6 +261,10 @@ describe('recommender flags', () => {
     ],
     [['--v=loud'], "--v must be a number from 0, got 'loud'"],
     [
+      ['-kube-api-qps=50'],
+      "--kube-api-qps is an upstream flag Tandem does not implement: the API server's priority and fairness limits Tandem; remove it",
+    ],
+    [
       ['--leader-elect-lease-duration=10s'],
       '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline',
     ],

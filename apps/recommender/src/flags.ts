@@ -155,11 +155,44 @@ const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
   'humanize-memory',
 ]);
 
+/** Upstream flags Tandem has no counterpart for, and why: refused by name, never ignored. */
+const UNIMPLEMENTED_FLAGS: ReadonlyMap<string, string> = new Map([
+  ['kube-api-qps', "the API server's priority and fairness limits Tandem"],
+  ['kube-api-burst', "the API server's priority and fairness limits Tandem"],
+  ['use-external-metrics', 'usage comes from metrics.k8s.io or Prometheus'],
+  [
+    'external-metrics-cpu-metric',
+    'usage comes from metrics.k8s.io or Prometheus',
+  ],
+  [
+    'external-metrics-memory-metric',
+    'usage comes from metrics.k8s.io or Prometheus',
+  ],
+  [
+    'cpu-integer-post-processor-enabled',
+    'the integer-CPU post-processor is not implemented',
+  ],
+  ['feature-gates', 'no feature gate (PerVPAConfig) is implemented'],
+]);
+
+function refuseUnimplemented(args: readonly string[]): void {
+  for (const arg of args) {
+    const name = /^--([^=]+)/.exec(arg)?.[1] ?? '';
+    const why = UNIMPLEMENTED_FLAGS.get(name);
+    if (why !== undefined)
+      throw new FlagError(
+        `--${name} is an upstream flag Tandem does not implement: ${why}; remove it`,
+      );
+  }
+}
+
 export function parseFlags(argv: readonly string[]): RecommenderFlags {
+  const args = goStyleArgs(argv, BOOLEAN_FLAGS);
+  refuseUnimplemented(args);
   let values;
   try {
     ({ values } = parseArgs({
-      args: goStyleArgs(argv, BOOLEAN_FLAGS),
+      args,
       strict: true,
       options: {
         kubeconfig: { type: 'string' },
