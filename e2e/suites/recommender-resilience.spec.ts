@@ -101,6 +101,19 @@ describeLocal(
       await admission
         .deleteValidatingAdmissionPolicy({ name: policyName() })
         .catch(() => undefined);
+      // Later suites need the metrics API: leave only once it serves again.
+      await waitFor(
+        `APIService ${METRICS_API_SERVICE} Available again`,
+        async () =>
+          (
+            await kube.apiRegistration.readAPIService({
+              name: METRICS_API_SERVICE,
+            })
+          ).status?.conditions?.some(
+            (c) => c.type === 'Available' && c.status === 'True',
+          ) || undefined,
+        { timeoutMs: 60_000 },
+      );
     });
 
     it('keeps cycling and recommending while metrics.k8s.io is down, and takes samples again after', async () => {
