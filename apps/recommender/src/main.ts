@@ -1,19 +1,11 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  CoreV1Api,
-  type CoreV1Event,
-  CustomObjectsApi,
-  type KubernetesListObject,
-  type KubernetesObject,
-  type V1Pod,
+import type {
+  CoreV1Event,
+  KubernetesObject,
+  V1Pod,
 } from '@kubernetes/client-node';
-import {
-  describeError,
-  LeaderElector,
-  ListWatchCache,
-  loadKubeConfig,
-} from '@tandem/kube';
+import { describeError, LeaderElector, loadKubeConfig } from '@tandem/kube';
 import {
   cycleHealth,
   startOpsServer,
@@ -42,6 +34,7 @@ import { scaleTargets } from './scale-target.js';
 import { targetCaches } from './target-caches.js';
 import { targetResolver } from './target-resolver.js';
 import { vpaStore } from './vpa-store.js';
+import { watchedCollection } from './watched-collection.js';
 
 /** Runs the recommender until SIGTERM/SIGINT; returns the exit code. */
 export async function main(
@@ -65,47 +58,40 @@ export async function main(
   const { logger } = telemetry;
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   const namespace = flags.vpaObjectNamespace;
-  const customObjects = kubeConfig.makeApiClient(CustomObjectsApi);
-  const core = kubeConfig.makeApiClient(CoreV1Api);
   const onCacheError = (what: string) => (error: unknown) =>
     logger.warn({ cache: what }, `cache recovered: ${describeError(error)}`);
 
-  const vpaPath = namespace === undefined ? '' : `/namespaces/${namespace}`;
-  const vpas = new ListWatchCache<KubernetesObject>({
-    path: `/apis/autoscaling.k8s.io/v1${vpaPath}/verticalpodautoscalers`,
-    list: async () => {
-      const base = {
-        group: 'autoscaling.k8s.io',
-        version: 'v1',
-        plural: 'verticalpodautoscalers',
-      };
-      const list =
-        namespace === undefined
-          ? await customObjects.listClusterCustomObject(base)
-          : await customObjects.listNamespacedCustomObject({
-              ...base,
-              namespace,
-            });
-      return list as KubernetesListObject<KubernetesObject>;
-    },
-    kubeConfig,
-    onError: onCacheError('vpas'),
-  });
+  const getJson = kubeGetJson(kubeConfig);
+  const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
+  const collection = <T extends KubernetesObject>(
+    what: string,
+    path: string,
+    fieldSelector?: string,
+  ) =>
+    watchedCollection<T>({
+      kubeConfig,
+      get: getJson,
+      path,
+      fieldSelector,
+      onError: onCacheError(what),
+    });
+  const vpas = collection<KubernetesObject>(
+    'vpas',
+    `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
+  );
   // Pending pods have no usage yet and are left out, as upstream's pod informer does.
-  const fieldSelector = 'status.phase!=Pending';
-  const pods = new ListWatchCache<V1Pod>({
-    path:
-      namespace === undefined
-        ? '/api/v1/pods'
-        : `/api/v1/namespaces/${namespace}/pods`,
-    fieldSelector,
-    list: () =>
-      namespace === undefined
-        ? core.listPodForAllNamespaces({ fieldSelector })
-        : core.listNamespacedPod({ namespace, fieldSelector }),
-    kubeConfig,
-    onError: onCacheError('pods'),
-  });
+  const pods = collection<V1Pod>(
+    'pods',
+    `/api/v1${scope}/pods`,
+    'status.phase!=Pending',
+  );
+  // Memory evictions count as OOMs (upstream's observer); only new events matter, so the
+  // cache's initial list is read like upstream's watch replay, and updates are ignored.
+  const evictions = collection<CoreV1Event>(
+    'eviction events',
+    `/api/v1${scope}/events`,
+    'reason=Evicted',
+  );
   const ooms: ObservedOom[] = [];
   pods.onEvent((event) => {
     if (event.type === 'update')
@@ -116,34 +102,11 @@ export async function main(
         ),
       );
   });
-
-  // Memory evictions count as OOMs (upstream's observer); only new events matter, so the
-  // cache's initial list is read like upstream's watch replay, and updates are ignored.
-  const evictionFieldSelector = 'reason=Evicted';
-  const evictions = new ListWatchCache<CoreV1Event>({
-    path:
-      namespace === undefined
-        ? '/api/v1/events'
-        : `/api/v1/namespaces/${namespace}/events`,
-    fieldSelector: evictionFieldSelector,
-    list: () =>
-      namespace === undefined
-        ? core.listEventForAllNamespaces({
-            fieldSelector: evictionFieldSelector,
-          })
-        : core.listNamespacedEvent({
-            namespace,
-            fieldSelector: evictionFieldSelector,
-          }),
-    kubeConfig,
-    onError: onCacheError('eviction events'),
-  });
   evictions.onEvent((event) => {
     if (event.type === 'add') ooms.push(...oomsFromEvictionEvent(event.object));
   });
 
   // Targets: well-known controllers from list+watch caches, other kinds via `/scale`.
-  const getJson = kubeGetJson(kubeConfig);
   const targets = targetCaches({
     kubeConfig,
     get: getJson,

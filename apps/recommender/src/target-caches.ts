@@ -1,10 +1,7 @@
-import type {
-  KubeConfig,
-  KubernetesListObject,
-  KubernetesObject,
-} from '@kubernetes/client-node';
-import { ListWatchCache, type WatchLike } from '@tandem/kube';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { ListWatchCache, WatchLike } from '@tandem/kube';
 import type { GetJson } from './kube-get.js';
+import { watchedCollection } from './watched-collection.js';
 import {
   collectionPath,
   wellKnownTarget,
@@ -63,12 +60,10 @@ export function targetCaches({
   let stopped = false;
 
   const startCache = (kind: WellKnownKind): Started => {
-    const path = collectionPath(kind, namespace);
-    const cache = new ListWatchCache<KubernetesObject>({
-      path,
-      list: async () =>
-        (await get(path)) as KubernetesListObject<KubernetesObject>,
+    const cache = watchedCollection<KubernetesObject>({
       kubeConfig,
+      get,
+      path: collectionPath(kind, namespace),
       watch,
       onError: (error) => onError(kind, error),
     });
