@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { apiStatusOf } from '@tandem/kube';
 
 export type GetJson = (path: string) => Promise<unknown>;
 
@@ -46,18 +47,10 @@ export function kubeGetJson(kubeConfig: KubeConfig): GetJson {
     });
     if (status >= 200 && status < 300) return JSON.parse(text) as unknown;
     throw Object.assign(
-      new Error(`GET ${path}: ${statusMessage(text) ?? `HTTP ${status}`}`),
+      new Error(
+        `GET ${path}: ${apiStatusOf(text)?.message ?? `HTTP ${status}`}`,
+      ),
       { code: status },
     );
   };
-}
-
-/** The `message` of a Kubernetes Status body, when the error body is one. */
-function statusMessage(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -43,8 +43,8 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-/** The `reason` and `message` of a Kubernetes Status body, when the body is one. */
-function apiStatusOf(
+/** The `reason` and `message` of a Kubernetes Status body (raw or parsed), when it is one. */
+export function apiStatusOf(
   body: unknown,
 ): { reason?: string; message?: string } | undefined {
   let parsed = body;

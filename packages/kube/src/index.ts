@@ -3,7 +3,12 @@ export {
   backoffDelayMs,
   type BackoffOptions,
 } from './backoff.js';
-export { describeError, httpStatusOf, isGone } from './api-errors.js';
+export {
+  apiStatusOf,
+  describeError,
+  httpStatusOf,
+  isGone,
+} from './api-errors.js';
 export {
   SERVICE_ACCOUNT_DIR,
   loadKubeConfig,

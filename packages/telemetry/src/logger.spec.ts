@@ -1,22 +1,6 @@
-import type { DestinationStream } from 'pino';
+import { capture } from './log-capture.fixtures.js';
 import { createLogger, logLevelFromEnv } from './logger.js';
 import { startTelemetry } from './telemetry.js';
-
-function capture(): {
-  destination: DestinationStream;
-  lines: () => Record<string, unknown>[];
-} {
-  const chunks: string[] = [];
-  return {
-    destination: { write: (chunk: string) => void chunks.push(chunk) },
-    lines: () =>
-      chunks
-        .join('')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
-}
 
 describe('logger', () => {
   it('writes one JSON object per line with level, time, msg and the service', () => {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { trace } from '@opentelemetry/api';
-import type { DestinationStream } from 'pino';
 import { inSpan } from './in-span.js';
+import { capture } from './log-capture.fixtures.js';
 import {
   startTelemetry as startTelemetryUntracked,
   type TelemetryOptions,
@@ -422,22 +422,6 @@ describe('global tracer provider registration', () => {
 });
 
 describe('export problems are logged', () => {
-  function capture(): {
-    destination: DestinationStream;
-    lines: () => Record<string, unknown>[];
-  } {
-    const chunks: string[] = [];
-    return {
-      destination: { write: (chunk: string) => void chunks.push(chunk) },
-      lines: () =>
-        chunks
-          .join('')
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line) as Record<string, unknown>),
-    };
-  }
-
   it('logs a rejected export through the app logger', async () => {
     const rejecting = await startReceiver(400);
     const { destination, lines } = capture();
