@@ -185,6 +185,17 @@ build_kubernetes() {
   log "  kubernetes: $got"
 }
 
+# The first line of a command's output. Not `cmd | head -1`: with pipefail, a command that
+# writes more after head has exited dies of SIGPIPE and a good binary reads as broken.
+first_line_of() {
+  local out
+  out=$("$@" 2>&1) || {
+    printf '%s\n' "$out"
+    return 1
+  }
+  printf '%s\n' "${out%%$'\n'*}"
+}
+
 # ---------------------------------------------------------------------- etcd
 # etcd's server/go.mod has replace directives too, so `go install` refuses it;
 # a wrapper requiring go.etcd.io/etcd/server/v3 needs no replaces (the
@@ -210,7 +221,7 @@ build_etcd() {
     -ldflags "-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=${commit:0:9}" \
     -o "$ROOT/etcd.new" go.etcd.io/etcd/server/v3
   local got
-  got=$("$ROOT/etcd.new" --version 2>&1 | head -1) || fail "etcd --version failed: $got"
+  got=$(first_line_of "$ROOT/etcd.new" --version) || fail "etcd --version failed: $got"
   mv -f "$ROOT/etcd.new" "$BIN/etcd"
   log "  etcd: $got"
 }
@@ -247,9 +258,9 @@ build_kwok() {
     -ldflags "-s -w -X k8s.io/client-go/pkg/version.gitVersion=$ms -X k8s.io/client-go/pkg/version.gitCommit=$commit" \
     -o "$ROOT/metrics-server.new" sigs.k8s.io/metrics-server/cmd/metrics-server
   local got
-  got=$("$ROOT/kwok.new" --version 2>&1 | head -1) || fail "kwok --version failed: $got"
+  got=$(first_line_of "$ROOT/kwok.new" --version) || fail "kwok --version failed: $got"
   log "  kwok: $got"
-  got=$("$ROOT/metrics-server.new" --version 2>&1 | head -1) || fail "metrics-server --version failed: $got"
+  got=$(first_line_of "$ROOT/metrics-server.new" --version) || fail "metrics-server --version failed: $got"
   log "  metrics-server: $got"
   mv -f "$ROOT/kwok.new" "$BIN/kwok"
   mv -f "$ROOT/metrics-server.new" "$BIN/metrics-server"

@@ -6,10 +6,16 @@ import { CLUSTER_ENV } from '../harness/cluster-env.ts';
 import { kubeClients } from '../harness/kube.ts';
 import { startLocalControlPlane } from '../harness/local-control-plane.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
+import type { AppProcess } from '../harness/app-process.ts';
 import {
   startRecommender,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { waitFor } from '../harness/wait.ts';
+import {
+  startWebhook,
+  webhookCertificates,
+} from '../harness/webhook-process.ts';
 import { setPodUsage } from '../harness/usage.ts';
 import { createDeployment, listPods } from '../harness/workloads.ts';
 import { demoUsage } from './load-profile.ts';
@@ -20,7 +26,7 @@ const LOAD_INTERVAL_MS = 10_000;
 
 const controlPlane = await startLocalControlPlane();
 // Filled in as the apps start, so a Ctrl-C during set-up stops what is already running.
-const apps: { recommender?: RecommenderProcess } = {};
+const apps: { recommender?: RecommenderProcess; webhook?: AppProcess } = {};
 let stopping = false;
 async function shutDown(signal: string): Promise<void> {
   if (stopping) return;
@@ -28,7 +34,7 @@ async function shutDown(signal: string): Promise<void> {
   process.stdout.write(
     `\n${signal}: stopping the demo and the control plane...\n`,
   );
-  await apps.recommender?.stop();
+  await Promise.all([apps.recommender?.stop(), apps.webhook?.stop()]);
   await controlPlane.stop();
   process.stdout.write('stopped; nothing left running.\n');
   process.exit(0);
@@ -41,6 +47,20 @@ process.env[CLUSTER_ENV.kubeconfig] = controlPlane.kubeconfig;
 process.env[CLUSTER_ENV.logDir] = controlPlane.logDir;
 const kube = kubeClients();
 await installTandemCrds(kube);
+
+// The admission webhook first, so every demo pod passes through it: it records what the
+// pod declared (tandem.dev/original-resources) and applies the VPA's recommendation.
+const webhook = await startWebhook({
+  kubeconfig: controlPlane.kubeconfig,
+  certificates: await webhookCertificates(),
+  extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
+});
+apps.webhook = webhook;
+await waitFor('the admission webhook to register itself', async () =>
+  webhook.entries().some((entry) => entry.msg === 'webhook registered')
+    ? true
+    : undefined,
+);
 await kube.core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
 await createDeployment(kube, NAMESPACE, {
   name: APP,
@@ -93,6 +113,10 @@ const recommender = await startRecommender({
 });
 apps.recommender = recommender;
 
+// Until the updater lands, the demo restarts its pods once, after the first recommendation,
+// so the webhook gives the new pods the recommended requests.
+void restartOnFirstRecommendation();
+
 const kubectl = controlPlane.env.get('TANDEM_CP_KUBECTL') ?? 'kubectl';
 process.stdout.write(`
 Tandem demo is running (Ctrl-C stops it and cleans up).
@@ -104,9 +128,12 @@ Tandem demo is running (Ctrl-C stops it and cleans up).
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
 kwok, metrics-server) and the demo Deployment ${NAMESPACE}/${APP} with a VPA and a native HPA (60 % CPU),
 under a load that swings between 50m and 250m per pod every five minutes.
-Tandem's recommender runs as a host process (10 s cycles; ops server ${recommender.url},
-logs in ${controlPlane.logDir}); the updater, admission webhook and metrics adapter join
-here as they land.
+Tandem's recommender (10 s cycles; ops server ${recommender.url}) and admission webhook
+(${webhook.url}) run as host processes, logs in ${controlPlane.logDir}. Once the VPA has a
+recommendation the demo restarts its pods once: the new pods carry the recommended requests
+and, in tandem.dev/original-resources, what the Deployment declared:
+  ${kubectl} get pods -n ${NAMESPACE} -o jsonpath='{range .items[*]}{.spec.containers[0].resources.requests}{"  "}{.metadata.annotations.tandem\\.dev/original-resources}{"\n"}{end}'
+The updater and metrics adapter join here as they land.
 `);
 process.stdout.write('demo ready\n');
 
@@ -131,4 +158,42 @@ while (!stopping) {
       );
   }
   await sleep(LOAD_INTERVAL_MS);
+}
+
+async function restartOnFirstRecommendation(): Promise<void> {
+  try {
+    await waitFor(
+      'the demo VPA to get a recommendation',
+      async () => {
+        const vpa = (await kube.customObjects.getNamespacedCustomObject({
+          group: 'autoscaling.k8s.io',
+          version: 'v1',
+          namespace: NAMESPACE,
+          plural: 'verticalpodautoscalers',
+          name: APP,
+        })) as { status?: { recommendation?: unknown } };
+        return vpa.status?.recommendation;
+      },
+      { timeoutMs: 600_000, intervalMs: 2000 },
+    );
+    await kube.apps.patchNamespacedDeployment({
+      namespace: NAMESPACE,
+      name: APP,
+      body: [
+        {
+          op: 'add',
+          path: '/spec/template/metadata/annotations/tandem.dev~1restarted-at',
+          value: new Date().toISOString(),
+        },
+      ],
+    });
+    process.stdout.write(
+      'first recommendation written: pods restarted through the admission webhook\n',
+    );
+  } catch (error) {
+    if (!stopping)
+      process.stderr.write(
+        `demo restart skipped: ${(error as Error).message}\n`,
+      );
+  }
 }

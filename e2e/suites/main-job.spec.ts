@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import {
   AppsV1Api,
   AutoscalingV2Api,
+  CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
 } from '@kubernetes/client-node';
@@ -99,6 +100,36 @@ describeLocal('npm start (the main job)', () => {
         { timeoutMs: 150_000, intervalMs: 1000 },
         async () => stderr().slice(-500),
       );
+
+      // The main job's admission webhook: after the demo's one restart, the pods carry the
+      // recommended requests and what the Deployment declared.
+      const updatedPod = await waitFor(
+        'the demo pods to come up through the webhook with the recommendation',
+        async () => {
+          const pods = await config.makeApiClient(CoreV1Api).listNamespacedPod({
+            namespace: 'tandem-demo',
+            labelSelector: 'app=demo-web',
+          });
+          const updated = pods.items.filter(
+            (pod) =>
+              pod.metadata?.deletionTimestamp === undefined &&
+              pod.metadata?.annotations?.['vpaUpdates'] !== undefined &&
+              pod.metadata.annotations['tandem.dev/original-resources'] !==
+                undefined,
+          );
+          return updated.length > 0 ? updated[0] : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 1000 },
+        async () => stderr().slice(-500),
+      );
+      expect(
+        JSON.parse(
+          updatedPod.metadata?.annotations?.['tandem.dev/original-resources'] ??
+            '{}',
+        ),
+      ).toEqual({
+        app: { requests: { cpu: '200m', memory: '256Mi' }, limits: {} },
+      });
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);

@@ -4,10 +4,10 @@ import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startRecommender,
-  stopAllRecommenders,
   type LogEntry,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
 import { vpaObjects } from '../harness/vpa-objects.ts';
 import { runDeployment } from '../harness/workloads.ts';
@@ -104,7 +104,7 @@ describeLocal('two leader-electing recommender processes', () => {
     await installTandemCrds(kube);
   });
   afterAll(async () => {
-    await stopAllRecommenders();
+    await stopAllApps();
   });
 
   it('lets exactly one of them lead and run cycles, and it recommends', async () => {

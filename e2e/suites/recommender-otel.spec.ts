@@ -8,9 +8,9 @@ import {
 } from '../harness/otlp-receiver.ts';
 import {
   startRecommender,
-  stopAllRecommenders,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
 
 const describeLocal = isLocalCluster() ? describe : describe.skip;
@@ -71,7 +71,7 @@ describeLocal('the recommender exports its cycles as OTLP traces', () => {
     });
   });
   afterAll(async () => {
-    await stopAllRecommenders();
+    await stopAllApps();
     await receiver?.close();
   });
 

@@ -18,10 +18,10 @@ import {
 } from '../harness/prometheus.ts';
 import {
   startRecommender,
-  stopAllRecommenders,
   type LogEntry,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
 import {
   CHECKPOINTS,
@@ -160,7 +160,7 @@ describeLocal('the recommender with --storage=prometheus', () => {
     await installTandemCrds(kube);
   });
   afterAll(async () => {
-    await stopAllRecommenders();
+    await stopAllApps();
     await prometheus?.stop();
   });
 

@@ -6,10 +6,10 @@ import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startRecommender,
-  stopAllRecommenders,
   type LogEntry,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
 import {
   CHECKPOINTS,
   VPA_GROUP,
@@ -89,7 +89,7 @@ describeLocal(
       });
     });
     afterAll(async () => {
-      await stopAllRecommenders();
+      await stopAllApps();
       if (
         originalPort !== undefined &&
         (await metricsServicePort()) !== originalPort

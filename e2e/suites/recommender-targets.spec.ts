@@ -14,9 +14,9 @@ import {
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startRecommender,
-  stopAllRecommenders,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
 import { condition, vpaObjects, type Vpa } from '../harness/vpa-objects.ts';
 import { runDeployment, waitForRunningPods } from '../harness/workloads.ts';
@@ -98,7 +98,7 @@ describeLocal('the recommender resolves targets of any scalable kind', () => {
     });
   });
   afterAll(async () => {
-    await stopAllRecommenders();
+    await stopAllApps();
     await kube.config
       .makeApiClient(ApiextensionsV1Api)
       .deleteCustomResourceDefinition({ name: `scalables.${GROUP}` });

@@ -5,9 +5,9 @@ import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startRecommender,
-  stopAllRecommenders,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
 import { simulateOomKills } from '../harness/simulation.ts';
 import { waitFor } from '../harness/wait.ts';
 import {
@@ -78,7 +78,7 @@ describeLocal('the recommender process against the local cluster', () => {
     });
   });
   afterAll(async () => {
-    await stopAllRecommenders();
+    await stopAllApps();
   });
 
   it('serves /healthz, /readyz and /metrics on its ops address', async () => {

@@ -10,7 +10,7 @@ import {
   parseDuration,
   parseNumberIn,
   parsePositiveInteger,
-} from './flag-values.js';
+} from '@tandem/flags';
 
 /** The estimator settings upstream's flags tune: the model's and the recommendation's. */
 export interface EstimatorSettings {

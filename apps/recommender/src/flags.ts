@@ -10,7 +10,8 @@ import {
   parseDuration,
   parseNumberIn,
   parsePositiveInteger,
-} from './flag-values.js';
+  parseNamespaceFilter,
+} from '@tandem/flags';
 import {
   parseQuantity,
   QuantityError,
@@ -145,7 +146,7 @@ function leaseTimings(values: {
   };
 }
 
-export { FlagError, parseDuration } from './flag-values.js';
+export { FlagError, parseDuration } from '@tandem/flags';
 
 /** Go-style booleans: `--name`, `--name=true` or `--name=false`. */
 const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
@@ -271,15 +272,10 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
   } catch (error) {
     throw new FlagError((error as Error).message);
   }
-  const ignored = values['ignored-vpa-object-namespaces']
-    .split(',')
-    .filter((name) => name !== '');
-  const only = values['vpa-object-namespace'];
-  if (only !== '' && ignored.length > 0) {
-    throw new FlagError(
-      '--vpa-object-namespace and --ignored-vpa-object-namespaces are mutually exclusive',
-    );
-  }
+  const namespaces = parseNamespaceFilter(
+    values['vpa-object-namespace'],
+    values['ignored-vpa-object-namespaces'],
+  );
   // Upstream's check, which only rejects all three together.
   if (
     values['prometheus-bearer-token'] !== '' &&
@@ -311,8 +307,8 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     ),
     address: parseAddress(values.address),
     memorySaver: values['memory-saver'],
-    vpaObjectNamespace: only === '' ? undefined : only,
-    ignoredVpaObjectNamespaces: ignored,
+    vpaObjectNamespace: namespaces.only,
+    ignoredVpaObjectNamespaces: namespaces.ignored,
     leaderElect: values['leader-elect'],
     leaderElectResourceName: values['leader-elect-resource-name'],
     leaderElectResourceNamespace: values['leader-elect-resource-namespace'],

@@ -5,7 +5,14 @@ import type {
   KubernetesObject,
   V1Pod,
 } from '@kubernetes/client-node';
-import { describeError, LeaderElector, loadKubeConfig } from '@tandem/kube';
+import {
+  describeError,
+  kubeGetJson,
+  LeaderElector,
+  loadKubeConfig,
+  vpaTargetResolution,
+  watchedCollection,
+} from '@tandem/kube';
 import {
   cycleHealth,
   startOpsServer,
@@ -19,7 +26,6 @@ import { loadVpas, runCycle, type CycleContext } from './cycle.js';
 import { warningRecorder } from './event-recorder.js';
 import { FlagError, parseFlags } from './flags.js';
 import { loadPrometheusHistory } from './history/load-prometheus-history.js';
-import { kubeGetJson } from './kube-get.js';
 import { podMetricsSource } from './metrics-source.js';
 import {
   ClusterModel,
@@ -30,11 +36,7 @@ import {
   type ObservedPod,
 } from './model/index.js';
 import { recommenderMetrics } from './recommender-metrics.js';
-import { scaleTargets } from './scale-target.js';
-import { targetCaches } from './target-caches.js';
-import { targetResolver } from './target-resolver.js';
 import { vpaStore } from './vpa-store.js';
-import { watchedCollection } from './watched-collection.js';
 
 /** Runs the recommender until SIGTERM/SIGINT; returns the exit code. */
 export async function main(
@@ -107,7 +109,7 @@ export async function main(
   });
 
   // Targets: well-known controllers from list+watch caches, other kinds via `/scale`.
-  const targets = targetCaches({
+  const targets = vpaTargetResolution({
     kubeConfig,
     get: getJson,
     namespace,
@@ -148,10 +150,7 @@ export async function main(
     // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
     listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
     listPods: () => pods.list(),
-    resolveTarget: targetResolver({
-      wellKnown: targets.read,
-      scalable: scaleTargets({ get: getJson }),
-    }),
+    resolveTarget: targets.resolve,
     loadMetrics: podMetricsSource(kubeConfig, namespace),
     takeOoms: () => ooms.splice(0),
     store,

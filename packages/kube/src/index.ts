@@ -47,3 +47,39 @@ export {
   type LeaderElectorOptions,
   type LeaseClient,
 } from './leader-elector.js';
+export { kubeGetJson, type GetJson } from './kube-get.js';
+export {
+  watchedCollection,
+  type WatchedCollectionOptions,
+} from './watched-collection.js';
+export { TtlCache } from './ttl-cache.js';
+export {
+  WELL_KNOWN_KINDS,
+  collectionPath,
+  groupVersionPath,
+  isWellKnownKind,
+  wellKnownTarget,
+  type ControllerObject,
+  type TargetObject,
+  type WellKnownKind,
+} from './targets/well-known-kinds.js';
+export {
+  SCALE_TTL_MS,
+  scalableResource,
+  scaleTargets,
+  type ApiResourceList,
+  type ScaleTargetRef,
+} from './targets/scale-target.js';
+export {
+  TARGET_CACHE_SYNC_TIMEOUT_MS,
+  targetCaches,
+  type TargetCaches,
+} from './targets/target-caches.js';
+export {
+  targetResolver,
+  type TargetReaders,
+} from './targets/target-resolver.js';
+export {
+  vpaTargetResolution,
+  type VpaTargetResolution,
+} from './targets/vpa-target-resolution.js';

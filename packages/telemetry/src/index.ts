@@ -39,3 +39,4 @@ export {
   type BatchOptions,
   type Env,
 } from './tracing.js';
+export { AsyncLocalStorageContextManager } from './context-manager.js';

@@ -3,6 +3,7 @@ export * from './types.js';
 export * from './container-policy.js';
 export * from './selector.js';
 export { parseLabelSelector } from './label-selector-string.js';
+export type { VpaTarget } from './vpa-target.js';
 export type { FieldError, FieldErrorType } from './field-errors.js';
 export * from './validation.js';
 export { CappingAction } from './bounds.js';

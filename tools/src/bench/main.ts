@@ -2,6 +2,7 @@
 // packages (what production runs), printed as a table with the target each must meet.
 import { arch, cpus, totalmem } from 'node:os';
 import { findWorkspaceRoot } from '../workspace-root.js';
+import { admissionWebhookFigures } from './admission-webhook.bench.js';
 import { cliFigures } from './cli.bench.js';
 import { histogramFigures } from './histogram.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
@@ -15,6 +16,7 @@ const figures: Figure[] = [
   ...(await recommenderCycleFigures()),
   ...(await cliFigures(findWorkspaceRoot())),
   ...(await recommenderStartupFigures(findWorkspaceRoot())),
+  ...(await admissionWebhookFigures(findWorkspaceRoot())),
 ];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${arch()}, Node ${process.versions.node}`;
 process.stdout.write(

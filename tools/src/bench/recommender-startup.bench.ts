@@ -95,14 +95,14 @@ async function measureStartup(
   ];
 }
 
-function requireEnv(cluster: ControlPlane, key: string): string {
+export function requireEnv(cluster: ControlPlane, key: string): string {
   const value = cluster.env[key];
   if (value === undefined)
     throw new Error(`the control plane's env file has no ${key}`);
   return value;
 }
 
-async function installCrds(
+export async function installCrds(
   root: string,
   kubectl: string,
   kubeconfig: string,

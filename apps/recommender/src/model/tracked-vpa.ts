@@ -1,21 +1,14 @@
 import type { AggregateContainerState } from '@tandem/estimators';
 import {
   compileLabelSelector,
-  type LabelSelector,
   type LabelSelectorMatcher,
   parseResourceList,
   type VerticalPodAutoscaler,
+  type VpaTarget,
 } from '@tandem/vpa-api';
 
-/**
- * What resolving a VPA's `targetRef` gave (that needs the API server, so the loop does it):
- * the pod selector of the target controller, or why the target is unsupported, in
- * upstream's words (`Cannot read targetRef[. Reason: …]`, `The target … has a parent
- * controller but it should point to a topmost well-known or scalable controller`).
- */
-export type VpaTarget =
-  | { readonly selector: LabelSelector }
-  | { readonly unsupported: string };
+/** Resolving `targetRef` needs the API server, so the loop does it; the type is shared. */
+export type { VpaTarget };
 
 /** A VPA as the model holds it: the observed object plus what the recommender derives from it. */
 export interface TrackedVpa {

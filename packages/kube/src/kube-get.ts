@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { apiStatusOf } from '@tandem/kube';
+import { apiStatusOf } from './api-errors.js';
 
 export type GetJson = (path: string) => Promise<unknown>;
 

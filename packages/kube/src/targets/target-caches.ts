@@ -1,7 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import type { ListWatchCache, WatchLike } from '@tandem/kube';
-import type { GetJson } from './kube-get.js';
-import { watchedCollection } from './watched-collection.js';
+import type { ListWatchCache, WatchLike } from '../list-watch-cache.js';
+import type { GetJson } from '../kube-get.js';
+import { watchedCollection } from '../watched-collection.js';
 import {
   collectionPath,
   wellKnownTarget,

@@ -3,7 +3,7 @@ import type {
   KubernetesListObject,
   KubernetesObject,
 } from '@kubernetes/client-node';
-import { ListWatchCache, type WatchLike } from '@tandem/kube';
+import { ListWatchCache, type WatchLike } from './list-watch-cache.js';
 import type { GetJson } from './kube-get.js';
 
 export interface WatchedCollectionOptions {

@@ -1,6 +1,5 @@
-import { describeError } from '@tandem/kube';
-import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
-import type { VpaTarget } from './model/index.js';
+import type { VerticalPodAutoscaler, VpaTarget } from '@tandem/vpa-api';
+import { describeError } from '../api-errors.js';
 import type { ScaleTargetRef } from './scale-target.js';
 import {
   isWellKnownKind,

@@ -1,7 +1,7 @@
-import { httpStatusOf } from '@tandem/kube';
 import { parseLabelSelector } from '@tandem/vpa-api';
-import type { GetJson } from './kube-get.js';
-import { TtlCache } from './ttl-cache.js';
+import { httpStatusOf } from '../api-errors.js';
+import type { GetJson } from '../kube-get.js';
+import { TtlCache } from '../ttl-cache.js';
 import { groupVersionPath, type TargetObject } from './well-known-kinds.js';
 
 /**

@@ -1,5 +1,5 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import type { WatchLike } from '@tandem/kube';
+import type { WatchLike } from '../list-watch-cache.js';
 import { targetCaches, type TargetCaches } from './target-caches.js';
 
 /** A watch that stays open and quiet until it is aborted. */

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'admission-webhook',
+  preset: '../../jest.preset.js',
+};

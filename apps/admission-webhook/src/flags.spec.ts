@@ -1,0 +1,81 @@
+import { FlagError, parseFlags } from './flags.js';
+
+describe('parseFlags', () => {
+  it('has upstream’s defaults', () => {
+    expect(parseFlags([])).toMatchObject({
+      clientCaFile: '/etc/tls-certs/caCert.pem',
+      tlsCertFile: '/etc/tls-certs/serverCert.pem',
+      tlsPrivateKey: '/etc/tls-certs/serverKey.pem',
+      minTlsVersion: 'TLSv1.2',
+      tlsCiphers: undefined,
+      port: 8000,
+      address: { host: '0.0.0.0', port: 8944 },
+      registerWebhook: true,
+      registerByUrl: false,
+      webhookService: 'vpa-webhook',
+      webhookTimeoutSeconds: 30,
+      webhookFailurePolicyFail: false,
+      webhookLabels: {},
+      statusLeaseName: 'vpa-admission-controller',
+      statusLeaseNamespace: '',
+      statusLeaseUpdateIntervalMs: 10_000,
+      featureGates: {
+        InPlace: false,
+        PerVPAConfig: false,
+        CPUStartupBoost: false,
+      },
+      vpaObjectNamespace: undefined,
+      ignoredVpaObjectNamespaces: [],
+      verbosityLogLevel: 'info',
+      ignoredFlags: [],
+    });
+  });
+
+  it('starts with the arguments of upstream’s manifests and chart, klog flags included', () => {
+    const flags = parseFlags([
+      '--client-ca-file=/etc/tls-certs/caCert.pem',
+      '--tls-cert-file=/etc/tls-certs/serverCert.pem',
+      '--tls-private-key=/etc/tls-certs/serverKey.pem',
+      '--reload-cert=true',
+      '--min-tls-version=tls1_3',
+      '--webhook-timeout-seconds=10',
+      '--webhook-labels=team:autoscaling,tier:platform',
+      '--feature-gates=InPlace=true,CPUStartupBoost=false',
+      '-v=5',
+      '--logtostderr=true',
+      '--stderrthreshold=info',
+      '--kube-api-qps=50',
+      '--kube-api-burst=100',
+    ]);
+    expect(flags).toMatchObject({
+      minTlsVersion: 'TLSv1.3',
+      webhookTimeoutSeconds: 10,
+      webhookLabels: { team: 'autoscaling', tier: 'platform' },
+      featureGates: { InPlace: true, CPUStartupBoost: false },
+      verbosityLogLevel: 'debug',
+      ignoredFlags: ['logtostderr', 'stderrthreshold'],
+    });
+  });
+
+  it.each([
+    [
+      ['--min-tls-version=tls1_1'],
+      "--min-tls-version must be tls1_2 or tls1_3, got 'tls1_1'",
+    ],
+    [
+      ['--feature-gates=CPUStartupBoost=true'],
+      'CPUStartupBoost=true is not supported by Tandem yet',
+    ],
+    [['--register-by-url'], '--register-by-url needs --webhook-address'],
+    [['--webhook-labels=broken'], '--webhook-labels:'],
+    [
+      ['--vpa-object-namespace=a', '--ignored-vpa-object-namespaces=b'],
+      'mutually exclusive',
+    ],
+    [['--port=http'], "--port: ':http' is not host:port"],
+    [['--no-such-flag'], "Unknown option '--no-such-flag'"],
+  ])('refuses %j naming the flag', (argv, message) => {
+    expect(() => parseFlags(argv)).toThrow(FlagError);
+    expect(() => parseFlags(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,194 @@
+import { parseArgs } from 'node:util';
+import {
+  FlagError,
+  goStyleArgs,
+  ignoredKlogFlags,
+  KLOG_BOOLEAN_FLAGS,
+  KLOG_NO_OP_FLAG_OPTIONS,
+  parseAddress,
+  parseDuration,
+  parseFeatureGates,
+  parseNumberIn,
+  parsePositiveInteger,
+  verbosityLogLevel,
+  type ListenAddress,
+  parseNamespaceFilter,
+} from '@tandem/flags';
+import { parseWebhookLabels } from '@tandem/admission';
+import type { FeatureGates } from '@tandem/vpa-api';
+
+/** The webhook's settings: upstream's admission-controller flags, names and defaults. */
+export interface WebhookFlags {
+  kubeconfig: string | undefined;
+  clientCaFile: string;
+  tlsCertFile: string;
+  tlsPrivateKey: string;
+  minTlsVersion: 'TLSv1.2' | 'TLSv1.3';
+  tlsCiphers: string | undefined;
+  /** `--port`: the HTTPS webhook server. */
+  port: number;
+  /** `--address`: the ops server (/metrics, /healthz, /readyz). */
+  address: ListenAddress;
+  registerWebhook: boolean;
+  registerByUrl: boolean;
+  webhookService: string;
+  webhookAddress: string;
+  webhookPort: string;
+  webhookTimeoutSeconds: number;
+  webhookFailurePolicyFail: boolean;
+  /** `--webhook-labels k1:v1,k2:v2`: labels of the registered configuration. */
+  webhookLabels: Record<string, string>;
+  statusLeaseName: string;
+  /** Empty means `$NAMESPACE`, else kube-system. */
+  statusLeaseNamespace: string;
+  statusLeaseUpdateIntervalMs: number;
+  featureGates: FeatureGates;
+  vpaObjectNamespace: string | undefined;
+  ignoredVpaObjectNamespaces: string[];
+  verbosityLogLevel: 'info' | 'debug';
+  /** klog flags given on the command line, accepted and ignored (one warning). */
+  ignoredFlags: string[];
+}
+
+/** Upstream's gates (all alpha, off by default); Tandem has no CPU startup boost yet. */
+const FEATURE_GATES = {
+  InPlace: { default: false, implemented: true },
+  PerVPAConfig: { default: false, implemented: true },
+  CPUStartupBoost: { default: false, implemented: false },
+} as const;
+
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
+  'reload-cert',
+  'register-webhook',
+  'register-by-url',
+  'webhook-failure-policy-fail',
+  'profiling',
+  ...KLOG_BOOLEAN_FLAGS,
+]);
+
+const TLS_VERSIONS = { tls1_2: 'TLSv1.2', tls1_3: 'TLSv1.3' } as const;
+
+function minTlsVersion(text: string): WebhookFlags['minTlsVersion'] {
+  if (text === 'tls1_2' || text === 'tls1_3') return TLS_VERSIONS[text];
+  throw new FlagError(
+    `--min-tls-version must be tls1_2 or tls1_3, got '${text}'`,
+  );
+}
+
+/**
+ * Upstream's `--tls-ciphers` names Go's cipher suites (`TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256`);
+ * Node takes OpenSSL names. The IANA names are passed through as OpenSSL understands them for
+ * TLS 1.3 suites; others must already be OpenSSL names.
+ */
+function tlsCiphers(text: string): string | undefined {
+  return text === '' ? undefined : text.split(',').join(':');
+}
+
+function webhookLabels(text: string): Record<string, string> {
+  try {
+    return parseWebhookLabels(text);
+  } catch (error) {
+    throw new FlagError(`--webhook-labels: ${(error as Error).message}`);
+  }
+}
+
+export function parseFlags(argv: readonly string[]): WebhookFlags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: goStyleArgs(argv, BOOLEAN_FLAGS),
+      strict: true,
+      options: {
+        kubeconfig: { type: 'string' },
+        'client-ca-file': {
+          type: 'string',
+          default: '/etc/tls-certs/caCert.pem',
+        },
+        'tls-cert-file': {
+          type: 'string',
+          default: '/etc/tls-certs/serverCert.pem',
+        },
+        'tls-private-key': {
+          type: 'string',
+          default: '/etc/tls-certs/serverKey.pem',
+        },
+        // Tandem always reloads changed certificates; the flag is accepted for manifests.
+        'reload-cert': { type: 'boolean', default: false },
+        'tls-ciphers': { type: 'string', default: '' },
+        'min-tls-version': { type: 'string', default: 'tls1_2' },
+        port: { type: 'string', default: '8000' },
+        address: { type: 'string', default: ':8944' },
+        'webhook-service': { type: 'string', default: 'vpa-webhook' },
+        'webhook-address': { type: 'string', default: '' },
+        'webhook-port': { type: 'string', default: '' },
+        'webhook-timeout-seconds': { type: 'string', default: '30' },
+        'webhook-failure-policy-fail': { type: 'boolean', default: false },
+        'register-webhook': { type: 'boolean', default: true },
+        'webhook-labels': { type: 'string', default: '' },
+        'register-by-url': { type: 'boolean', default: false },
+        'status-lease-name': {
+          type: 'string',
+          default: 'vpa-admission-controller',
+        },
+        'status-lease-namespace': { type: 'string', default: '' },
+        'status-lease-update-interval': { type: 'string', default: '10s' },
+        'max-allowed-cpu-boost': { type: 'string', default: '' },
+        'feature-gates': { type: 'string', default: '' },
+        'vpa-object-namespace': { type: 'string', default: '' },
+        'ignored-vpa-object-namespaces': { type: 'string', default: '' },
+        // Client-side rate limits: the webhook's only writes are its registration and lease.
+        'kube-api-qps': { type: 'string', default: '5' },
+        'kube-api-burst': { type: 'string', default: '10' },
+        profiling: { type: 'boolean', default: false },
+        v: { type: 'string', default: '4' },
+        ...KLOG_NO_OP_FLAG_OPTIONS,
+      },
+    }));
+  } catch (error) {
+    throw new FlagError((error as Error).message);
+  }
+  const namespaces = parseNamespaceFilter(
+    values['vpa-object-namespace'],
+    values['ignored-vpa-object-namespaces'],
+  );
+  if (values['register-by-url'] && values['webhook-address'] === '')
+    throw new FlagError(
+      '--register-by-url needs --webhook-address (e.g. https://127.0.0.1)',
+    );
+  parseNumberIn(values['kube-api-qps'], 'kube-api-qps', 0);
+  parsePositiveInteger(values['kube-api-burst'], 'kube-api-burst');
+  return {
+    kubeconfig: values.kubeconfig,
+    clientCaFile: values['client-ca-file'],
+    tlsCertFile: values['tls-cert-file'],
+    tlsPrivateKey: values['tls-private-key'],
+    minTlsVersion: minTlsVersion(values['min-tls-version']),
+    tlsCiphers: tlsCiphers(values['tls-ciphers']),
+    port: parseAddress(`:${values.port}`, 'port').port,
+    address: parseAddress(values.address, 'address'),
+    registerWebhook: values['register-webhook'],
+    registerByUrl: values['register-by-url'],
+    webhookService: values['webhook-service'],
+    webhookAddress: values['webhook-address'],
+    webhookPort: values['webhook-port'],
+    webhookTimeoutSeconds: parsePositiveInteger(
+      values['webhook-timeout-seconds'],
+      'webhook-timeout-seconds',
+    ),
+    webhookFailurePolicyFail: values['webhook-failure-policy-fail'],
+    webhookLabels: webhookLabels(values['webhook-labels']),
+    statusLeaseName: values['status-lease-name'],
+    statusLeaseNamespace: values['status-lease-namespace'],
+    statusLeaseUpdateIntervalMs: parseDuration(
+      values['status-lease-update-interval'],
+      'status-lease-update-interval',
+    ),
+    featureGates: parseFeatureGates(values['feature-gates'], FEATURE_GATES),
+    vpaObjectNamespace: namespaces.only,
+    ignoredVpaObjectNamespaces: namespaces.ignored,
+    verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
+    ignoredFlags: ignoredKlogFlags(values),
+  };
+}
+
+export { FlagError };

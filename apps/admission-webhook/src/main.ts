@@ -1,0 +1,193 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import {
+  describeError,
+  kubeGetJson,
+  loadKubeConfig,
+  vpaTargetResolution,
+  watchedCollection,
+} from '@tandem/kube';
+import { startHttpsServer } from '@tandem/serving';
+import {
+  healthy,
+  startOpsServer,
+  startTelemetry,
+  unhealthy,
+} from '@tandem/telemetry';
+import type { LimitRange, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import { followCaBundle } from './ca-bundle-sync.js';
+import { certsCommand } from './certs-command.js';
+import { FlagError, parseFlags } from './flags.js';
+import { webhookClient, webhookRegistrar } from './registration.js';
+import { reviewApp } from './review-app.js';
+import { statusLease } from './status-lease.js';
+import { vpaCandidates } from './vpa-candidates.js';
+import { webhookMetrics } from './webhook-metrics.js';
+
+/**
+ * Runs the admission webhook until SIGTERM/SIGINT and returns the exit code; `certs` as the
+ * first argument runs the certificate bootstrap instead.
+ */
+export async function main(
+  argv: readonly string[],
+  version: string,
+): Promise<number> {
+  if (argv[0] === 'certs') return certsCommand(argv.slice(1));
+  let flags;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`tandem-admission-webhook: ${error.message}\n`);
+    return 2;
+  }
+  const telemetry = startTelemetry({
+    serviceName: 'tandem-admission-webhook',
+    serviceVersion: version,
+    env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
+  });
+  const { logger } = telemetry;
+  if (flags.ignoredFlags.length > 0)
+    logger.warn(
+      { flags: flags.ignoredFlags },
+      'klog flags are accepted and ignored: logs are JSON on stdout',
+    );
+  const ownNamespace = process.env['NAMESPACE'] || 'kube-system';
+  const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  const metrics = webhookMetrics(telemetry.metrics);
+  const recovered = (kind: string) => (error: unknown) => {
+    metrics.recoveredErrors.inc({ kind });
+    logger.warn({ kind }, `recovered: ${describeError(error)}`);
+  };
+
+  // VPAs and LimitRanges from list+watch caches: a VPA created a moment before its pods is
+  // known when they arrive, and a review costs no API call.
+  const getJson = kubeGetJson(kubeConfig);
+  const scope =
+    flags.vpaObjectNamespace === undefined
+      ? ''
+      : `/namespaces/${flags.vpaObjectNamespace}`;
+  const vpas = watchedCollection<KubernetesObject>({
+    kubeConfig,
+    get: getJson,
+    path: `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
+    onError: recovered('vpa-cache'),
+  });
+  const limitRanges = watchedCollection<KubernetesObject>({
+    kubeConfig,
+    get: getJson,
+    path: `/api/v1${scope}/limitranges`,
+    onError: recovered('limitrange-cache'),
+  });
+  const targets = vpaTargetResolution({
+    kubeConfig,
+    get: getJson,
+    namespace: flags.vpaObjectNamespace,
+    onError: (kind, error) => recovered(`target-cache-${kind}`)(error),
+  });
+  const ignored = new Set(flags.ignoredVpaObjectNamespaces);
+  const listVpas = () =>
+    (vpas.list() as unknown as VerticalPodAutoscaler[]).filter(
+      (vpa) => !ignored.has(vpa.metadata?.namespace ?? ''),
+    );
+  const synced = () =>
+    vpas.hasSynced && limitRanges.hasSynced && targets.hasSynced();
+
+  const app = reviewApp({
+    context: {
+      vpasInNamespace: (namespace) =>
+        vpaCandidates(listVpas(), namespace, targets.resolve),
+      limitRanges: async (namespace) =>
+        (limitRanges.list() as unknown as LimitRange[]).filter(
+          (range) => range.metadata?.namespace === namespace,
+        ),
+      featureGates: flags.featureGates,
+    },
+    metrics,
+    registry: telemetry.metrics,
+    tracer: telemetry.tracer,
+    logger,
+    health: () => healthy,
+    readiness: () => (synced() ? healthy : unhealthy('caches not synced yet')),
+  });
+
+  const server = await startHttpsServer({
+    port: flags.port,
+    certFile: flags.tlsCertFile,
+    keyFile: flags.tlsPrivateKey,
+    minTlsVersion: flags.minTlsVersion,
+    ciphers: flags.tlsCiphers,
+    app,
+    logger,
+    registry: telemetry.metrics,
+  });
+  logger.info({ url: server.url }, 'webhook server listening');
+  const ops = await startOpsServer({
+    ...flags.address,
+    registry: telemetry.metrics,
+    health: () => healthy,
+    readiness: () => (synced() ? healthy : unhealthy('caches not synced yet')),
+  });
+  logger.info({ url: ops.url }, 'ops server listening');
+
+  const registrar = webhookRegistrar(kubeConfig, {
+    timeoutSeconds: flags.webhookTimeoutSeconds,
+    failurePolicyFail: flags.webhookFailurePolicyFail,
+    labels: flags.webhookLabels,
+    ignoredNamespaces: flags.ignoredVpaObjectNamespaces,
+    objectNamespace: flags.vpaObjectNamespace,
+    client: webhookClient(flags, ownNamespace, server.port),
+  });
+  const caBundle = flags.registerWebhook
+    ? followCaBundle({
+        caFile: flags.clientCaFile,
+        logger,
+        onNewCa: (caPem) =>
+          registrar.updateCaBundle(caPem).then(() => undefined),
+      })
+    : undefined;
+
+  const stopping = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => stopping.abort());
+
+  await Promise.all([vpas.start(), limitRanges.start()]);
+  logger.info('caches synced');
+  if (caBundle !== undefined) {
+    await caBundle
+      .current()
+      .then((caPem) => registrar.register(caPem))
+      .then(() => {
+        logger.info(
+          { configuration: 'vpa-webhook-config' },
+          'webhook registered',
+        );
+      })
+      .catch(recovered('registration'));
+  }
+
+  const lease = statusLease(kubeConfig, {
+    name: flags.statusLeaseName,
+    namespace: flags.statusLeaseNamespace || ownNamespace,
+    holder: process.env['POD_NAME'] ?? `${hostname()}-${process.pid}`,
+  });
+  while (!stopping.signal.aborted) {
+    await lease.renew(Date.now()).catch(recovered('status-lease'));
+    await sleep(flags.statusLeaseUpdateIntervalMs, undefined, {
+      signal: stopping.signal,
+    }).catch(() => undefined);
+  }
+
+  logger.info('stopping');
+  caBundle?.close();
+  await Promise.all([
+    server.close(),
+    ops.close(),
+    vpas.stop(),
+    limitRanges.stop(),
+    targets.stop(),
+  ]);
+  await telemetry.shutdown();
+  return 0;
+}

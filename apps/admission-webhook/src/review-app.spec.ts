@@ -1,0 +1,201 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { trace } from '@opentelemetry/api';
+import pino from 'pino';
+import type { AdmissionContext } from '@tandem/admission';
+import { createRegistry, healthy } from '@tandem/telemetry';
+import { MAX_REVIEW_BYTES, reviewApp } from './review-app.js';
+import { webhookMetrics } from './webhook-metrics.js';
+
+const podReview = {
+  apiVersion: 'admission.k8s.io/v1',
+  kind: 'AdmissionReview',
+  request: {
+    uid: 'uid-1',
+    operation: 'CREATE',
+    namespace: 'demo',
+    resource: { group: '', version: 'v1', resource: 'pods' },
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    object: {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'web-1', labels: { app: 'web' } },
+      spec: {
+        containers: [{ name: 'app', resources: { requests: { cpu: '500m' } } }],
+      },
+    },
+  },
+};
+
+const vpa = {
+  apiVersion: 'autoscaling.k8s.io/v1',
+  kind: 'VerticalPodAutoscaler',
+  metadata: {
+    name: 'web',
+    namespace: 'demo',
+    creationTimestamp: '2026-01-01T00:00:00Z',
+  },
+  spec: {
+    targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+    updatePolicy: { updateMode: 'Initial' },
+  },
+  status: {
+    recommendation: {
+      containerRecommendations: [
+        {
+          containerName: 'app',
+          target: { cpu: '250m' },
+          lowerBound: { cpu: '200m' },
+          upperBound: { cpu: '300m' },
+        },
+      ],
+    },
+  },
+};
+
+let server: Server;
+let url: string;
+const registry = createRegistry();
+let failLookups = false;
+
+const context: AdmissionContext = {
+  vpasInNamespace: async () => {
+    if (failLookups) throw new Error('the VPA cache is gone');
+    return [{ vpa: vpa as never, selector: { matchLabels: { app: 'web' } } }];
+  },
+  limitRanges: async () => [],
+  featureGates: {},
+};
+
+beforeAll(async () => {
+  const app = reviewApp({
+    context,
+    metrics: webhookMetrics(registry),
+    registry,
+    tracer: trace.getTracer('test'),
+    logger: pino({ level: 'silent' }),
+    health: () => healthy,
+    readiness: () => healthy,
+  });
+  server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+function post(
+  body: string,
+  contentType = 'application/json',
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      { method: 'POST', headers: { 'content-type': contentType } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+async function metric(name: string): Promise<string> {
+  const text = await registry.metrics();
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith(name))
+    .join('\n');
+}
+
+describe('reviewApp', () => {
+  it('applies the recommendation to a pod and answers with an AdmissionReview', async () => {
+    const { status, json } = await post(JSON.stringify(podReview));
+    expect(status).toBe(200);
+    const response = json['response'] as Record<string, unknown>;
+    expect(response).toMatchObject({
+      uid: 'uid-1',
+      allowed: true,
+      patchType: 'JSONPatch',
+    });
+    const patch = JSON.parse(
+      Buffer.from(String(response['patch']), 'base64').toString(),
+    );
+    expect(patch).toContainEqual({
+      op: 'add',
+      path: '/spec/containers/0/resources/requests/cpu',
+      value: '250m',
+    });
+    expect(
+      await metric('vpa_admission_controller_admission_pods_total'),
+    ).toContain(
+      'vpa_admission_controller_admission_pods_total{applied="true"} 1',
+    );
+  });
+
+  it('allows the pod with a warning when a lookup fails', async () => {
+    failLookups = true;
+    try {
+      const { status, json } = await post(JSON.stringify(podReview));
+      expect(status).toBe(200);
+      expect(json['response']).toMatchObject({ allowed: true });
+      expect(
+        (json['response'] as { warnings?: string[] }).warnings?.join(' '),
+      ).toMatch(/the VPA cache is gone/);
+    } finally {
+      failLookups = false;
+    }
+  });
+
+  it.each([
+    ['{"not json', 'application/json', 400, 'malformed'],
+    ['{"apiVersion":"v1"}', 'application/json', 400, 'malformed'],
+    ['hello', 'text/plain', 415, 'unsupported-media-type'],
+    [
+      JSON.stringify({ pad: 'x'.repeat(MAX_REVIEW_BYTES) }),
+      'application/json',
+      413,
+      'oversized',
+    ],
+  ])(
+    'answers %# with %s → a %i Status and counts it',
+    async (body, type, code, kind) => {
+      const before = await metric(
+        `tandem_admission_rejected_input_total{kind="${kind}"}`,
+      );
+      const { status, json } = await post(body, type);
+      expect(status).toBe(code);
+      expect(json).toMatchObject({
+        kind: 'Status',
+        status: 'Failure',
+        code,
+        reason: kind,
+      });
+      expect(String(json['message'])).not.toBe('');
+      const count = (text: string) => Number(text.split(' ').pop() || 0);
+      expect(
+        count(
+          await metric(`tandem_admission_rejected_input_total{kind="${kind}"}`),
+        ),
+      ).toBe(count(before) + 1);
+    },
+  );
+
+  it('serves the health endpoints beside the reviews', async () => {
+    const status = await new Promise<number>((resolve, reject) =>
+      request(`${url}readyz`, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+        .on('error', reject)
+        .end(),
+    );
+    expect(status).toBe(200);
+  });
+});

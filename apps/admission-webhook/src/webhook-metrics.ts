@@ -1,0 +1,58 @@
+import { Counter, Histogram, type Registry } from '@tandem/telemetry';
+
+/** Upstream's `vpa_admission_controller_*` metrics, and Tandem's counts of bad input. */
+export interface WebhookMetrics {
+  /** Pods admitted, by whether resources were applied. */
+  admissionPods: Counter<'applied'>;
+  /** Review latency by outcome (applied, skipped, error) and resource (Pod, VPA, unknown). */
+  admissionLatency: Histogram<'status' | 'resource'>;
+  /** Time per step of a review: read_request, admit, build_response, write_response, total. */
+  executionLatency: Histogram<'step'>;
+  /** Tandem's own: input the webhook answered without applying anything, by kind. */
+  rejectedInput: Counter<'kind'>;
+  /** Tandem's own: lookups and writes that failed and were recovered from, by kind. */
+  recoveredErrors: Counter<'kind'>;
+}
+
+// Reviews take milliseconds; the API server gives up after the webhook timeout (≤ 30 s).
+const LATENCY_BUCKETS = [
+  0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30,
+];
+
+export function webhookMetrics(registry: Registry): WebhookMetrics {
+  const registers = [registry];
+  return {
+    admissionPods: new Counter({
+      name: 'vpa_admission_controller_admission_pods_total',
+      help: 'Number of pods processed by the VPA admission controller',
+      labelNames: ['applied'],
+      registers,
+    }),
+    admissionLatency: new Histogram({
+      name: 'vpa_admission_controller_admission_latency_seconds',
+      help: 'Time spent in the VPA admission controller',
+      labelNames: ['status', 'resource'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    executionLatency: new Histogram({
+      name: 'vpa_admission_controller_execution_latency_seconds',
+      help: 'Time spent in various parts of the VPA admission controller',
+      labelNames: ['step'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    rejectedInput: new Counter({
+      name: 'tandem_admission_rejected_input_total',
+      help: 'Admission requests answered without a decision because the input was unusable, by kind (malformed, oversized, unsupported-media-type, …)',
+      labelNames: ['kind'],
+      registers,
+    }),
+    recoveredErrors: new Counter({
+      name: 'tandem_admission_recovered_errors_total',
+      help: 'Failed lookups and writes the admission webhook recovered from, by kind',
+      labelNames: ['kind'],
+      registers,
+    }),
+  };
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'admission',
+  preset: '../../jest.preset.js',
+};

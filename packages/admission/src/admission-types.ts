@@ -1,0 +1,54 @@
+import type {
+  FeatureGates,
+  LabelSelector,
+  LimitRange,
+  VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+import type { AdmissionReviewResponse } from './admission-review.js';
+
+/** The metric label upstream uses for what was reviewed (`resource` of `admission_latency_seconds`). */
+export type ReviewedResource = 'Pod' | 'VPA' | 'unknown';
+
+/**
+ * Upstream's `status` label: `applied` when the object was changed (for pods: their
+ * resources), `skipped` when it was let through as it was, `error` when something was wrong.
+ */
+export type AdmissionOutcome = 'applied' | 'skipped' | 'error';
+
+/** A VPA of the pod's namespace with its target's selector, as the app resolved it. */
+export interface VpaCandidate {
+  vpa: VerticalPodAutoscaler;
+  /** The target's label selector; undefined when it could not be resolved (never matches). */
+  selector: LabelSelector | undefined;
+}
+
+/** What `admit` needs from the cluster; every lookup is injected, so `admit` stays pure. */
+export interface AdmissionContext {
+  /**
+   * The VPAs of a namespace, each with its target's resolved selector. `admit` matches
+   * them against the pod's labels and picks the winner itself. Recommender names are not
+   * filtered: upstream's admission controller applies any recommender's recommendation.
+   */
+  vpasInNamespace(namespace: string): Promise<ReadonlyArray<VpaCandidate>>;
+  /** All LimitRange objects of a namespace. */
+  limitRanges(namespace: string): Promise<readonly LimitRange[]>;
+  featureGates: FeatureGates;
+}
+
+export interface AdmissionResult {
+  /**
+   * The AdmissionReview to send with HTTP 200. Undefined for a body that cannot be answered
+   * (not a v1 AdmissionReview, or no uid to echo): send HTTP 400 with `message` instead.
+   */
+  review: AdmissionReviewResponse | undefined;
+  httpStatus: 200 | 400;
+  resource: ReviewedResource;
+  outcome: AdmissionOutcome;
+  /** One line saying what happened, for the log and the span. */
+  message: string;
+  namespace?: string;
+  podName?: string;
+  vpaName?: string;
+  ownerKind?: string;
+  ownerName?: string;
+}

@@ -1,0 +1,9 @@
+/** A plain JSON object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON's two ways of leaving a field out. */
+export function isAbsent(value: unknown): value is undefined | null {
+  return value === undefined || value === null;
+}

@@ -1,0 +1,32 @@
+export { admit } from './admit.js';
+export type {
+  AdmissionContext,
+  AdmissionOutcome,
+  AdmissionResult,
+  ReviewedResource,
+  VpaCandidate,
+} from './admission-types.js';
+export {
+  ADMISSION_REVIEW_API_VERSION,
+  ADMISSION_REVIEW_KIND,
+  type AdmissionResponse,
+  type AdmissionReviewResponse,
+  type ResponseStatus,
+  type StatusCause,
+} from './admission-review.js';
+export {
+  originalResourcesAnnotation,
+  parseOriginalResources,
+  type OriginalContainerResources,
+  type OriginalResources,
+} from './original-resources.js';
+export { chooseVpa, matchingVpas } from './vpa-choice.js';
+export { withControlledRecommendation } from './controlled-recommendation.js';
+export { encodePatch, type AddOperation } from './json-patch.js';
+export {
+  webhookConfiguration,
+  WEBHOOK_CONFIGURATION_NAME,
+  WEBHOOK_NAME,
+  type WebhookRegistrationOptions,
+} from './webhook-configuration.js';
+export { parseWebhookLabels } from './webhook-labels.js';

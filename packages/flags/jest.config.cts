@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'flags',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,45 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { VerticalPodAutoscaler, VpaTarget } from '@tandem/vpa-api';
+import { kubeGetJson, type GetJson } from '../kube-get.js';
+import type { WatchLike } from '../list-watch-cache.js';
+import { scaleTargets } from './scale-target.js';
+import { targetCaches } from './target-caches.js';
+import { targetResolver } from './target-resolver.js';
+
+export interface VpaTargetResolution {
+  /** The VPA's target selector, or why it is unsupported; never throws for a bad target. */
+  resolve(vpa: VerticalPodAutoscaler): Promise<VpaTarget>;
+  /** True when every target cache started so far has completed its first list (readiness). */
+  hasSynced(): boolean;
+  /** Stops the target caches; `resolve` then reports every well-known target unreadable. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Target caches + scale reader + resolver in one: resolve(vpa) → VpaTarget, hasSynced(), stop().
+ * Well-known controllers come from lazily started list+watch caches (in `namespace`, or
+ * cluster-wide when undefined), any other kind through its `scale` subresource (reused for
+ * `SCALE_TTL_MS`). `onError` hears the caches' recovered errors, with the kind.
+ */
+export function vpaTargetResolution(options: {
+  kubeConfig: KubeConfig;
+  namespace: string | undefined;
+  onError: (kind: string, error: unknown) => void;
+  /** Default: `kubeGetJson(kubeConfig)`. */
+  get?: GetJson;
+  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  watch?: WatchLike;
+}): VpaTargetResolution {
+  const { kubeConfig, namespace, onError, watch } = options;
+  const get = options.get ?? kubeGetJson(kubeConfig);
+  const caches = targetCaches({ kubeConfig, get, namespace, onError, watch });
+  const resolve = targetResolver({
+    wellKnown: caches.read,
+    scalable: scaleTargets({ get }),
+  });
+  return {
+    resolve,
+    hasSynced: caches.hasSynced,
+    stop: caches.stop,
+  };
+}

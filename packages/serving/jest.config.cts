@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'serving',
+  preset: '../../jest.preset.js',
+};

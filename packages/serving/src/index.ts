@@ -1,0 +1,25 @@
+export {
+  startHttpsServer,
+  type HttpsServer,
+  type HttpsServerOptions,
+} from './https-server.js';
+export { opsRouter, type OpsRouterOptions } from './ops-router.js';
+export { requestSpans } from './request-spans.js';
+export {
+  certificateExpiry,
+  createCertificateAuthority,
+  issueServingCertificate,
+  type CertificateAuthorityOptions,
+  type CertificatePair,
+  type ServingCertificateOptions,
+} from './certificates.js';
+export {
+  writeCertificateFiles,
+  type CertificateFiles,
+} from './certificate-files.js';
+export {
+  watchFiles,
+  type ChangeTrigger,
+  type FileWatch,
+  type WatchFilesOptions,
+} from './watch-files.js';

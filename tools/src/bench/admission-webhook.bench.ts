@@ -1,0 +1,282 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+} from '@kubernetes/client-node';
+import {
+  createCertificateAuthority,
+  issueServingCertificate,
+  writeCertificateFiles,
+} from '@tandem/serving';
+import { VPA_API_GROUP } from '@tandem/vpa-api';
+import { type ControlPlane, startControlPlane } from './control-plane.js';
+import { fixedRateLoad, quantile } from './fixed-rate-load.js';
+import { installCrds, requireEnv } from './recommender-startup.bench.js';
+import type { Figure } from './report.js';
+
+const NAMESPACE = 'bench-webhook';
+const RATES = [200, 500, 1000];
+const DURATION_MS = 10_000;
+const WARM_UP_MS = 2_000;
+const CONNECTIONS = 16;
+const CONTAINERS = ['app', 'proxy', 'log-shipper'];
+
+/**
+ * The admission webhook under load, as the API server calls it: the real binary serving
+ * HTTPS, its caches synced from the local control plane holding the pod's Deployment and
+ * VPA, and a realistic AdmissionReview for a 3-container pod that gets all three containers
+ * rewritten. p50 and p99 at fixed rates; the target is p99 ≤ 5 ms at 500 requests/s.
+ */
+export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
+  const cluster = await startControlPlane(root);
+  if ('skipped' in cluster) {
+    process.stderr.write(
+      `skipping the admission webhook benchmark (local control plane): ${cluster.skipped}\n`,
+    );
+    return [];
+  }
+  let webhook: ChildProcess | undefined;
+  try {
+    const kubeconfig = requireEnv(cluster, 'KUBECONFIG');
+    await seed(root, cluster, kubeconfig);
+    const certDir = mkdtempSync(join(tmpdir(), 'tandem-bench-webhook-'));
+    const ca = createCertificateAuthority();
+    const files = await writeCertificateFiles(certDir, {
+      ca,
+      serving: issueServingCertificate(ca, {
+        dnsNames: ['localhost'],
+        ipAddresses: ['127.0.0.1'],
+      }),
+    });
+    const started = await startWebhook(root, kubeconfig, files);
+    webhook = started.process;
+    const url = `https://127.0.0.1:${started.port}/`;
+    const load = {
+      url,
+      body: JSON.stringify(podReview()),
+      headers: { 'content-type': 'application/json' },
+      ca: ca.certPem,
+      connections: CONNECTIONS,
+    };
+    await fixedRateLoad({ ...load, rate: 200, durationMs: WARM_UP_MS });
+    const figures: Figure[] = [];
+    for (const rate of RATES) {
+      const result = await fixedRateLoad({
+        ...load,
+        rate,
+        durationMs: DURATION_MS,
+      });
+      if (result.failures > 0)
+        throw new Error(
+          `${result.failures} webhook requests failed at ${rate} requests/s`,
+        );
+      const what = `admission webhook, 3-container pod review at ${rate} req/s`;
+      figures.push(
+        {
+          name: `${what}, p50`,
+          value: quantile(result.latenciesMs, 0.5),
+          unit: 'ms',
+          target: undefined,
+        },
+        {
+          name: `${what}, p99`,
+          value: quantile(result.latenciesMs, 0.99),
+          unit: 'ms',
+          target: rate === 500 ? { comparison: '<=', value: 5 } : undefined,
+        },
+      );
+    }
+    return figures;
+  } finally {
+    webhook?.kill('SIGTERM');
+    await cluster.stop();
+  }
+}
+
+async function seed(
+  root: string,
+  cluster: ControlPlane,
+  kubeconfig: string,
+): Promise<void> {
+  await installCrds(root, requireEnv(cluster, 'TANDEM_CP_KUBECTL'), kubeconfig);
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(kubeconfig);
+  await kubeConfig
+    .makeApiClient(CoreV1Api)
+    .createNamespace({ body: { metadata: { name: NAMESPACE } } });
+  const labels = { app: 'web' };
+  await kubeConfig.makeApiClient(AppsV1Api).createNamespacedDeployment({
+    namespace: NAMESPACE,
+    body: {
+      metadata: { name: 'web' },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: podSpec() },
+      },
+    },
+  });
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const api = {
+    group: VPA_API_GROUP,
+    version: 'v1',
+    namespace: NAMESPACE,
+    plural: 'verticalpodautoscalers',
+  };
+  await custom.createNamespacedCustomObject({
+    ...api,
+    body: {
+      apiVersion: `${VPA_API_GROUP}/v1`,
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: {
+        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+        updatePolicy: { updateMode: 'Recreate' },
+      },
+    },
+  });
+  await custom.patchNamespacedCustomObjectStatus({
+    ...api,
+    name: 'web',
+    body: [
+      {
+        op: 'add',
+        path: '/status',
+        value: {
+          recommendation: {
+            containerRecommendations: CONTAINERS.map((containerName) => ({
+              containerName,
+              target: { cpu: '120m', memory: '200Mi' },
+              lowerBound: { cpu: '100m', memory: '150Mi' },
+              upperBound: { cpu: '300m', memory: '400Mi' },
+            })),
+          },
+        },
+      },
+    ],
+  });
+}
+
+function podSpec() {
+  return {
+    containers: CONTAINERS.map((name) => ({
+      name,
+      image: 'registry.invalid/bench:1',
+      resources: {
+        requests: { cpu: '250m', memory: '256Mi' },
+        limits: { cpu: '500m', memory: '512Mi' },
+      },
+    })),
+  };
+}
+
+/** What the API server sends for a pod its ReplicaSet creates. */
+function podReview() {
+  return {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: '705ab4f5-6393-11e8-b7cc-42010a800002',
+      kind: { group: '', version: 'v1', kind: 'Pod' },
+      resource: { group: '', version: 'v1', resource: 'pods' },
+      requestKind: { group: '', version: 'v1', kind: 'Pod' },
+      requestResource: { group: '', version: 'v1', resource: 'pods' },
+      namespace: NAMESPACE,
+      operation: 'CREATE',
+      userInfo: {
+        username: 'system:serviceaccount:kube-system:replicaset-controller',
+      },
+      object: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          generateName: 'web-7d4b9c8f5-',
+          namespace: NAMESPACE,
+          labels: { app: 'web', 'pod-template-hash': '7d4b9c8f5' },
+          ownerReferences: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'ReplicaSet',
+              name: 'web-7d4b9c8f5',
+              uid: 'a1',
+              controller: true,
+            },
+          ],
+        },
+        spec: podSpec(),
+      },
+      dryRun: false,
+      options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
+    },
+  };
+}
+
+async function startWebhook(
+  root: string,
+  kubeconfig: string,
+  files: { caCertFile: string; certFile: string; keyFile: string },
+): Promise<{ process: ChildProcess; port: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      join(
+        root,
+        'apps',
+        'admission-webhook',
+        'bin',
+        'tandem-admission-webhook.mjs',
+      ),
+      `--kubeconfig=${kubeconfig}`,
+      `--client-ca-file=${files.caCertFile}`,
+      `--tls-cert-file=${files.certFile}`,
+      `--tls-private-key=${files.keyFile}`,
+      '--port=0',
+      '--address=127.0.0.1:0',
+      '--register-webhook=false',
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const logged = (message: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.includes(`"msg":"${message}"`))
+        .map((line) => JSON.parse(line) as { url: string })[0]?.url;
+    const webhookUrl = logged('webhook server listening');
+    const opsUrl = logged('ops server listening');
+    if (
+      webhookUrl !== undefined &&
+      opsUrl !== undefined &&
+      (await ready(opsUrl))
+    )
+      return { process: child, port: Number(new URL(webhookUrl).port) };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `the admission webhook did not become ready; output:\n${output.slice(-2000)}`,
+      );
+    }
+    await sleep(200);
+  }
+}
+
+function ready(opsUrl: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    request(`${opsUrl}/readyz`, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    })
+      .on('error', () => resolve(false))
+      .end();
+  });
+}
