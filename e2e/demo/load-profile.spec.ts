@@ -1,25 +1,48 @@
-import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
-import { demoUsage } from './load-profile.ts';
+import { planPodUsage } from '../harness/load-split.ts';
+import {
+  demoCpuMillicores,
+  demoLoad,
+  demoMemoryBytes,
+} from './load-profile.ts';
+
+const MiB = 1024 * 1024;
+const PERIOD_MS = 5 * 60 * 1000;
 
 describe('the demo load profile', () => {
-  it('stays within 50m..250m CPU and 170Mi..230Mi memory, as valid quantities', () => {
+  it('keeps the workload within 100m..500m CPU and 340Mi..460Mi memory in total', () => {
     for (let second = 0; second < 600; second += 7) {
-      for (let pod = 0; pod < 4; pod += 1) {
-        const usage = demoUsage(second * 1000, pod);
-        expect(parseCpuMillicores(usage.cpu)).toBeGreaterThanOrEqual(50);
-        expect(parseCpuMillicores(usage.cpu)).toBeLessThanOrEqual(250);
-        expect(parseMemoryBytes(usage.memory)).toBeGreaterThanOrEqual(
-          170 * 1048576,
-        );
-        expect(parseMemoryBytes(usage.memory)).toBeLessThanOrEqual(
-          230 * 1048576,
-        );
-      }
+      const cpu = demoCpuMillicores(second * 1000);
+      const memory = demoMemoryBytes(second * 1000);
+      expect(cpu).toBeGreaterThanOrEqual(100);
+      expect(cpu).toBeLessThanOrEqual(500);
+      expect(memory).toBeGreaterThanOrEqual(340 * MiB);
+      expect(memory).toBeLessThanOrEqual(460 * MiB);
     }
   });
 
-  it('varies over time and between pods', () => {
-    expect(demoUsage(0, 0)).not.toEqual(demoUsage(75_000, 0));
-    expect(demoUsage(0, 0)).not.toEqual(demoUsage(0, 1));
+  it('swings over five minutes, so the HPA has something to follow', () => {
+    expect(demoCpuMillicores(0)).toBe(300);
+    expect(demoCpuMillicores(PERIOD_MS / 4)).toBe(500);
+    expect(demoCpuMillicores((3 * PERIOD_MS) / 4)).toBe(100);
+    expect(demoCpuMillicores(PERIOD_MS + 42_000)).toBe(
+      demoCpuMillicores(42_000),
+    );
+  });
+
+  it('is a total: more Ready pods each get less, and together the whole', () => {
+    const pods = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        name: `demo-web-${index}`,
+        ready: true,
+      }));
+    const peak = PERIOD_MS / 4;
+    const two = [...planPodUsage(demoLoad(), peak, pods(2)).values()];
+    const five = [...planPodUsage(demoLoad(), peak, pods(5)).values()];
+    expect(two.map((usage) => usage.cpuMillicores)).toEqual([250, 250]);
+    expect(five.map((usage) => usage.cpuMillicores)).toEqual([
+      100, 100, 100, 100, 100,
+    ]);
+    const memory = five.reduce((sum, usage) => sum + usage.memoryBytes, 0);
+    expect(memory).toBe(demoMemoryBytes(peak));
   });
 });

@@ -1,15 +1,28 @@
-import type { SimulatedUsage } from '../harness/usage.ts';
+import type { WorkloadLoad } from '../harness/load-driver.ts';
 
 const PERIOD_MS = 5 * 60 * 1000;
+const MiB = 1024 * 1024;
 
 /**
- * The demo's simulated load: a daily-traffic shape squeezed into five minutes, so the
- * HPA (and, once they run, the VPA) have something to react to while you watch. Each pod
- * gets a slightly different phase so they do not move in lockstep.
+ * The demo workload's TOTAL CPU in millicores: a daily-traffic shape squeezed into five
+ * minutes, two pods' worth (300m) swinging by ±200m. The load driver splits it over the
+ * Ready pods, so when the HPA (60 % of a 200m request: 120m a pod) adds replicas each pod's
+ * usage falls and the HPA settles, between 1 and 5 replicas over a cycle.
  */
-export function demoUsage(nowMs: number, podIndex: number): SimulatedUsage {
-  const phase = (2 * Math.PI * nowMs) / PERIOD_MS + podIndex * 0.4;
-  const cpuMillicores = Math.round(150 + 100 * Math.sin(phase));
-  const memoryMiB = Math.round(200 + 30 * Math.sin(phase / 2));
-  return { cpu: `${cpuMillicores}m`, memory: `${memoryMiB}Mi` };
+export function demoCpuMillicores(elapsedMs: number): number {
+  return Math.round(
+    300 + 200 * Math.sin((2 * Math.PI * elapsedMs) / PERIOD_MS),
+  );
+}
+
+/** The workload's total memory in bytes: 400Mi ± 60Mi, drifting at half the CPU's pace. */
+export function demoMemoryBytes(elapsedMs: number): number {
+  return (
+    Math.round(400 + 60 * Math.sin((Math.PI * elapsedMs) / PERIOD_MS)) * MiB
+  );
+}
+
+/** The demo's load, for startLoadDriver. */
+export function demoLoad(): WorkloadLoad {
+  return { cpuMillicores: demoCpuMillicores, memoryBytes: demoMemoryBytes };
 }

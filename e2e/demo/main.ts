@@ -1,9 +1,9 @@
 // `npm start`: the main job. Starts the local control plane, every Tandem app that exists,
 // and a demo workload under simulated varying load; prints what to watch; runs until
 // Ctrl-C, then stops everything it started.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CLUSTER_ENV } from '../harness/cluster-env.ts';
 import { kubeClients } from '../harness/kube.ts';
+import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
 import { startLocalControlPlane } from '../harness/local-control-plane.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
 import type { AppProcess } from '../harness/app-process.ts';
@@ -16,9 +16,8 @@ import {
   startWebhook,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
-import { setPodUsage } from '../harness/usage.ts';
-import { createDeployment, listPods } from '../harness/workloads.ts';
-import { demoUsage } from './load-profile.ts';
+import { createDeployment } from '../harness/workloads.ts';
+import { demoLoad } from './load-profile.ts';
 
 const NAMESPACE = 'tandem-demo';
 const APP = 'demo-web';
@@ -26,7 +25,11 @@ const LOAD_INTERVAL_MS = 10_000;
 
 const controlPlane = await startLocalControlPlane();
 // Filled in as the apps start, so a Ctrl-C during set-up stops what is already running.
-const apps: { recommender?: RecommenderProcess; webhook?: AppProcess } = {};
+const apps: {
+  recommender?: RecommenderProcess;
+  webhook?: AppProcess;
+  load?: LoadDriver;
+} = {};
 let stopping = false;
 async function shutDown(signal: string): Promise<void> {
   if (stopping) return;
@@ -34,7 +37,11 @@ async function shutDown(signal: string): Promise<void> {
   process.stdout.write(
     `\n${signal}: stopping the demo and the control plane...\n`,
   );
-  await Promise.all([apps.recommender?.stop(), apps.webhook?.stop()]);
+  await Promise.all([
+    apps.load?.stop(),
+    apps.recommender?.stop(),
+    apps.webhook?.stop(),
+  ]);
   await controlPlane.stop();
   process.stdout.write('stopped; nothing left running.\n');
   process.exit(0);
@@ -67,7 +74,17 @@ await createDeployment(kube, NAMESPACE, {
   replicas: 2,
   cpuRequest: '200m',
   memoryRequest: '256Mi',
-  initialUsage: demoUsage(Date.now(), 0),
+});
+// The load is the workload's total, split over its pods as they come and go: the HPA's
+// scaling lowers each pod's usage, as it would under real traffic.
+apps.load = await startLoadDriver(kube, NAMESPACE, `app=${APP}`, demoLoad(), {
+  intervalMs: LOAD_INTERVAL_MS,
+  onError: (error) => {
+    if (!stopping)
+      process.stderr.write(
+        `load update skipped: ${(error as Error).message}\n`,
+      );
+  },
 });
 await kube.autoscaling.createNamespacedHorizontalPodAutoscaler({
   namespace: NAMESPACE,
@@ -127,7 +144,8 @@ Tandem demo is running (Ctrl-C stops it and cleans up).
 
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
 kwok, metrics-server) and the demo Deployment ${NAMESPACE}/${APP} with a VPA and a native HPA (60 % CPU),
-under a load that swings between 50m and 250m per pod every five minutes.
+under a total load that swings between 100m and 500m every five minutes, split over the
+ready pods: the HPA follows it between 1 and 5 replicas.
 Tandem's recommender (10 s cycles; ops server ${recommender.url}) and admission webhook
 (${webhook.url}) run as host processes, logs in ${controlPlane.logDir}. Once the VPA has a
 recommendation the demo restarts its pods once: the new pods carry the recommended requests
@@ -136,29 +154,6 @@ and, in tandem.dev/original-resources, what the Deployment declared:
 The updater and metrics adapter join here as they land.
 `);
 process.stdout.write('demo ready\n');
-
-// The load loop: a failed round (a pod deleted mid-update) is logged and the next one runs.
-while (!stopping) {
-  try {
-    const pods = await listPods(kube, NAMESPACE, APP);
-    await Promise.all(
-      pods.map((pod, index) =>
-        setPodUsage(
-          kube,
-          NAMESPACE,
-          pod.metadata?.name ?? '',
-          demoUsage(Date.now(), index),
-        ),
-      ),
-    );
-  } catch (error) {
-    if (!stopping)
-      process.stderr.write(
-        `load update skipped: ${(error as Error).message}\n`,
-      );
-  }
-  await sleep(LOAD_INTERVAL_MS);
-}
 
 async function restartOnFirstRecommendation(): Promise<void> {
   try {

@@ -1,4 +1,5 @@
 import type { KubeClients } from './kube.ts';
+import { POD_CPU_ANNOTATION, POD_MEMORY_ANNOTATION } from './load-split.ts';
 import { mergePodAnnotations } from './pod-annotations.ts';
 import { listPods } from './workloads.ts';
 
@@ -10,6 +11,8 @@ export interface SimulatedUsage {
 /**
  * Sets the CPU and memory every container of the pod reports from now on: kwok serves
  * it at its kubelet metrics endpoint and metrics-server picks it up at its next scrape.
+ * A fixed usage per pod: for a workload whose pods should share a total (anything an HPA
+ * scales), use startLoadDriver (load-driver.ts) instead.
  */
 export async function setPodUsage(
   kube: KubeClients,
@@ -18,8 +21,8 @@ export async function setPodUsage(
   usage: SimulatedUsage,
 ): Promise<void> {
   await mergePodAnnotations(kube, namespace, pod, {
-    'kwok.x-k8s.io/usage-cpu': usage.cpu,
-    'kwok.x-k8s.io/usage-memory': usage.memory,
+    [POD_CPU_ANNOTATION]: usage.cpu,
+    [POD_MEMORY_ANNOTATION]: usage.memory,
   });
 }
 

@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
 import {
   createCertificateAuthority,
   issueServingCertificate,
@@ -16,6 +17,7 @@ import {
   type AppBinary,
   type AppProcess,
 } from './app-process.ts';
+import { httpStatusOf, type KubeClients } from './kube.ts';
 
 const WEBHOOK: AppBinary = {
   project: 'admission-webhook',
@@ -152,4 +154,16 @@ export function postToWebhook(
 /** The SHA-256 fingerprint of a PEM certificate, in the form TLS sockets report it. */
 export function fingerprintOf(certPem: string): string {
   return new X509Certificate(certPem).fingerprint256;
+}
+
+/** Deletes the webhook's self-registration, so pods created later do not call a stopped process. */
+export async function deleteWebhookConfiguration(
+  kube: KubeClients,
+): Promise<void> {
+  await kube.config
+    .makeApiClient(AdmissionregistrationV1Api)
+    .deleteMutatingWebhookConfiguration({ name: 'vpa-webhook-config' })
+    .catch((error: unknown) => {
+      if (httpStatusOf(error) !== 404) throw error;
+    });
 }

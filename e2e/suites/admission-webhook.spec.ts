@@ -24,6 +24,7 @@ import {
   VPAS,
 } from '../harness/vpa-objects.ts';
 import {
+  deleteWebhookConfiguration,
   fingerprintOf,
   postToWebhook,
   startWebhook,
@@ -161,11 +162,7 @@ describeLocal(
 
     afterAll(async () => {
       await stopAllApps();
-      await registrations
-        .deleteMutatingWebhookConfiguration({ name: CONFIGURATION })
-        .catch((error: unknown) => {
-          if (httpStatusOf(error) !== 404) throw error;
-        });
+      await deleteWebhookConfiguration(kube);
     });
 
     it('registers upstream’s configuration: one webhook vpa.k8s.io, fail-open, by URL with its CA', async () => {

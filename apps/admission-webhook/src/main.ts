@@ -8,17 +8,14 @@ import {
   vpaTargetResolution,
   watchedCollection,
 } from '@tandem/kube';
-import { startHttpsServer } from '@tandem/serving';
 import {
-  healthy,
-  startOpsServer,
-  startTelemetry,
-  unhealthy,
-} from '@tandem/telemetry';
+  startServingApp,
+  followFileContent,
+  startHttpsServer,
+} from '@tandem/serving';
+import { healthy, startOpsServer, unhealthy } from '@tandem/telemetry';
 import type { LimitRange, VerticalPodAutoscaler } from '@tandem/vpa-api';
-import { followCaBundle } from './ca-bundle-sync.js';
-import { certsCommand } from './certs-command.js';
-import { FlagError, parseFlags } from './flags.js';
+import { parseFlags } from './flags.js';
 import { webhookClient, webhookRegistrar } from './registration.js';
 import { reviewApp } from './review-app.js';
 import { statusLease } from './status-lease.js';
@@ -33,26 +30,14 @@ export async function main(
   argv: readonly string[],
   version: string,
 ): Promise<number> {
-  if (argv[0] === 'certs') return certsCommand(argv.slice(1));
-  let flags;
-  try {
-    flags = parseFlags(argv);
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    process.stderr.write(`tandem-admission-webhook: ${error.message}\n`);
-    return 2;
-  }
-  const telemetry = startTelemetry({
-    serviceName: 'tandem-admission-webhook',
-    serviceVersion: version,
-    env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
+  const started = await startServingApp(argv, version, {
+    program: 'tandem-admission-webhook',
+    defaultService: 'vpa-webhook',
+    parseFlags,
   });
+  if (typeof started === 'number') return started;
+  const { flags, telemetry } = started;
   const { logger } = telemetry;
-  if (flags.ignoredFlags.length > 0)
-    logger.warn(
-      { flags: flags.ignoredFlags },
-      'klog flags are accepted and ignored: logs are JSON on stdout',
-    );
   const ownNamespace = process.env['NAMESPACE'] || 'kube-system';
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   const metrics = webhookMetrics(telemetry.metrics);
@@ -140,11 +125,13 @@ export async function main(
     client: webhookClient(flags, ownNamespace, server.port),
   });
   const caBundle = flags.registerWebhook
-    ? followCaBundle({
-        caFile: flags.clientCaFile,
+    ? followFileContent({
+        file: flags.clientCaFile,
         logger,
-        onNewCa: (caPem) =>
-          registrar.updateCaBundle(caPem).then(() => undefined),
+        onChange: async (caPem) => {
+          logger.info('New client CA found, reloading and patching webhook');
+          await registrar.updateCaBundle(caPem);
+        },
       })
     : undefined;
 

@@ -13,7 +13,7 @@ import type {
   RecommenderConfig,
 } from '@tandem/estimators';
 import { writeCheckpoints } from './checkpoint-writer.js';
-import type { ContainerUsage } from './metrics-source.js';
+import type { PodContainerUsage } from '@tandem/kube';
 import {
   type ClusterModel,
   computeVpaStatus,
@@ -47,7 +47,7 @@ export interface CycleContext {
   listVpas: () => VerticalPodAutoscaler[];
   listPods: () => V1Pod[];
   resolveTarget: (vpa: VerticalPodAutoscaler) => Promise<VpaTarget>;
-  loadMetrics: () => Promise<{ usages: ContainerUsage[]; skipped: number }>;
+  loadMetrics: () => Promise<{ usages: PodContainerUsage[]; skipped: number }>;
   takeOoms: () => ObservedOom[];
   store: VpaStore;
   tracer: Tracer;

@@ -7,6 +7,7 @@ import type {
 } from '@kubernetes/client-node';
 import {
   describeError,
+  podMetricsSource,
   kubeGetJson,
   LeaderElector,
   loadKubeConfig,
@@ -26,7 +27,6 @@ import { loadVpas, runCycle, type CycleContext } from './cycle.js';
 import { warningRecorder } from './event-recorder.js';
 import { FlagError, parseFlags } from './flags.js';
 import { loadPrometheusHistory } from './history/load-prometheus-history.js';
-import { podMetricsSource } from './metrics-source.js';
 import {
   ClusterModel,
   objectKey,

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import jsonPatch from 'fast-json-patch';
-import type {
-  LabelSelector,
-  LimitRange,
-  VerticalPodAutoscaler,
+import {
+  parseOriginalResources,
+  type LabelSelector,
+  type LimitRange,
+  type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 import { admit } from './admit.js';
 import {
@@ -14,7 +15,6 @@ import {
 } from './admission.fixtures.js';
 import type { AdmissionContext, AdmissionResult } from './admission-types.js';
 import type { AddOperation } from './json-patch.js';
-import { parseOriginalResources } from './original-resources.js';
 
 // ≥ 100,000 reviews in all, split so the suite stays within a few seconds per property.
 const RUNS = { anything: 50_000, requests: 20_000, pods: 25_000, vpas: 10_000 };

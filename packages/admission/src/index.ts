@@ -14,12 +14,13 @@ export {
   type ResponseStatus,
   type StatusCause,
 } from './admission-review.js';
+export { originalResourcesAnnotation } from './original-resources.js';
+// The reader moved to @tandem/vpa-api; re-exported so this package's API stays whole.
 export {
-  originalResourcesAnnotation,
   parseOriginalResources,
   type OriginalContainerResources,
   type OriginalResources,
-} from './original-resources.js';
+} from '@tandem/vpa-api';
 export { chooseVpa, matchingVpas } from './vpa-choice.js';
 export { withControlledRecommendation } from './controlled-recommendation.js';
 export { encodePatch, type AddOperation } from './json-patch.js';

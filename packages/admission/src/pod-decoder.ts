@@ -1,6 +1,6 @@
 import type { Container, Pod, ResourceList } from '@tandem/vpa-api';
 import { isAbsent, isRecord } from './guards.js';
-import { describeValue } from './text.js';
+import { describeValue } from '@tandem/vpa-api';
 
 /** A submitted pod, reduced to what the webhook reads, with JSON types checked. */
 export interface DecodedPod {

@@ -1,5 +1,5 @@
 import { isRecord } from './guards.js';
-import { describeValue } from './text.js';
+import { describeValue } from '@tandem/vpa-api';
 import {
   ADMISSION_REVIEW_API_VERSION,
   ADMISSION_REVIEW_KIND,

@@ -3,22 +3,7 @@
  * hostile review cannot blow up a log line or the warnings the API server relays to a user.
  */
 
-const MAX_VALUE_LENGTH = 80;
 const MAX_MESSAGE_LENGTH = 1000;
-
-/** A value as JSON (strings quoted), shortened to a readable length. */
-export function describeValue(value: unknown): string {
-  let text: string;
-  try {
-    text =
-      value === undefined
-        ? 'undefined'
-        : (JSON.stringify(value) ?? typeof value);
-  } catch {
-    text = typeof value;
-  }
-  return shorten(text, MAX_VALUE_LENGTH);
-}
 
 /** The message of anything thrown; never throws itself (`String()` can, on odd objects). */
 export function describeError(error: unknown): string {

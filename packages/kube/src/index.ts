@@ -83,3 +83,7 @@ export {
   vpaTargetResolution,
   type VpaTargetResolution,
 } from './targets/vpa-target-resolution.js';
+export {
+  podMetricsSource,
+  type PodContainerUsage,
+} from './pod-metrics-source.js';

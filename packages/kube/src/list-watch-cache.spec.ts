@@ -101,7 +101,7 @@ describe('ListWatchCache (scripted watch)', () => {
     expect(watch.last.params).toMatchObject({
       resourceVersion: '10',
       allowWatchBookmarks: true,
-      timeoutSeconds: 300,
+      timeoutSeconds: 25,
     });
     watch.last.send('ADDED', cm('b', '11'));
     watch.last.send('MODIFIED', cm('a', '12'));

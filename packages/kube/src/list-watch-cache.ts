@@ -56,7 +56,12 @@ export interface ListWatchCacheOptions<T extends KubernetesObject> {
   watch?: WatchLike;
   labelSelector?: string;
   fieldSelector?: string;
-  /** Server-side `timeoutSeconds` of each watch request; the watch then resumes. Default 300. */
+  /**
+   * Server-side `timeoutSeconds` of each watch request; the watch then resumes from its
+   * resourceVersion. Default 25: client-node's Watch aborts a watch that has been silent
+   * for 30 s, so on a quiet collection a longer server timeout would end every watch in a
+   * client-side abort, reported as an error.
+   */
   watchTimeoutSeconds?: number;
   /**
    * A watch that delivers nothing, not even a bookmark, for longer than this is restarted
@@ -103,6 +108,8 @@ type WatchEnd =
  * add/update/delete events for what changed meanwhile), silent watches are restarted and
  * failed requests are retried with capped exponential backoff.
  */
+const DEFAULT_WATCH_TIMEOUT_SECONDS = 25;
+
 export class ListWatchCache<T extends KubernetesObject> {
   private readonly objects = new Map<string, T>();
   private readonly handlers = new Set<CacheEventHandler<T>>();
@@ -300,7 +307,8 @@ export class ListWatchCache<T extends KubernetesObject> {
         {
           resourceVersion: this.resourceVersion,
           allowWatchBookmarks: true,
-          timeoutSeconds: this.options.watchTimeoutSeconds ?? 300,
+          timeoutSeconds:
+            this.options.watchTimeoutSeconds ?? DEFAULT_WATCH_TIMEOUT_SECONDS,
           labelSelector,
           fieldSelector,
         },

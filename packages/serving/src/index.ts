@@ -23,3 +23,6 @@ export {
   type FileWatch,
   type WatchFilesOptions,
 } from './watch-files.js';
+export { certsCommand } from './certs-command.js';
+export { followFileContent } from './follow-file-content.js';
+export { startServingApp, type CommonFlags } from './serving-app-start.js';

@@ -1,10 +1,10 @@
+import { PrometheusResponseError } from '@tandem/prometheus-api';
 import { clusterHistory } from './cluster-history.js';
 import {
   LABEL_NAMES,
   podLabelsSeries,
   usageSeries,
 } from './history.fixtures.js';
-import { PrometheusResponseError } from './prometheus-response.js';
 
 const T = 1_700_000_000_000;
 

@@ -1,9 +1,9 @@
 import type { ContainerUsageSample } from '@tandem/estimators';
-import { objectKey } from '../model/index.js';
 import {
   PrometheusResponseError,
   type PrometheusSeries,
-} from './prometheus-response.js';
+} from '@tandem/prometheus-api';
+import { objectKey } from '../model/index.js';
 
 /** Which labels identify containers and pods in the series, and which carry pod labels. */
 export interface HistoryLabelNames {

@@ -1,5 +1,5 @@
+import type { PrometheusSeries } from '@tandem/prometheus-api';
 import type { HistoryLabelNames } from './cluster-history.js';
-import type { PrometheusSeries } from './prometheus-response.js';
 
 /** Shared builders for the history tests: upstream's default label names. */
 export const LABEL_NAMES: HistoryLabelNames = {

@@ -1,6 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  matrixAnswer,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from '@tandem/prometheus-api/testing';
 import { createLogger, Registry } from '@tandem/telemetry';
 import { ClusterModel } from '../model/cluster-model.js';
 import { NS, selectorFor, vpaObject } from '../model/model.fixtures.js';
@@ -11,12 +17,6 @@ import {
   loadPrometheusHistory,
   type PrometheusSettings,
 } from './load-prometheus-history.js';
-import {
-  matrixAnswer,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from './prometheus-server.fixtures.js';
 
 const SETTINGS: Omit<PrometheusSettings, 'address'> = {
   ...LABEL_NAMES,

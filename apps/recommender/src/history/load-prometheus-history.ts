@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describeError } from '@tandem/kube';
+import { matrixSeries, type PrometheusSeries } from '@tandem/prometheus-api';
 import type { CycleContext } from '../cycle.js';
 import { applyHistory } from './apply-history.js';
 import { clusterHistory, type HistoryLabelNames } from './cluster-history.js';
@@ -9,7 +10,6 @@ import {
 } from './history-queries.js';
 import { authorizationHeader } from './prometheus-auth.js';
 import { prometheusClient } from './prometheus-client.js';
-import { matrixSeries, type PrometheusSeries } from './prometheus-response.js';
 
 /** Every `--storage=prometheus` setting (upstream's flag names in flags.ts). */
 export interface PrometheusSettings

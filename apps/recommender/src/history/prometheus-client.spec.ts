@@ -1,12 +1,12 @@
-import { Registry } from '@tandem/telemetry';
-import { recommenderMetrics } from '../recommender-metrics.js';
-import { prometheusClient } from './prometheus-client.js';
 import {
   matrixAnswer,
   sendJson,
   startTestServer,
   type TestServer,
-} from './prometheus-server.fixtures.js';
+} from '@tandem/prometheus-api/testing';
+import { Registry } from '@tandem/telemetry';
+import { recommenderMetrics } from '../recommender-metrics.js';
+import { prometheusClient } from './prometheus-client.js';
 
 const RANGE = {
   startMs: 1_700_000_000_000,

@@ -2,7 +2,7 @@ import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
 
 /** One container's usage in one metrics snapshot, in the model's units. */
-export interface ContainerUsage {
+export interface PodContainerUsage {
   namespace: string;
   pod: string;
   container: string;
@@ -28,7 +28,7 @@ interface PodMetricsList {
 export function podMetricsSource(
   kubeConfig: KubeConfig,
   namespace: string | undefined,
-): () => Promise<{ usages: ContainerUsage[]; skipped: number }> {
+): () => Promise<{ usages: PodContainerUsage[]; skipped: number }> {
   const api = kubeConfig.makeApiClient(CustomObjectsApi);
   const base = { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods' };
   return async () => {
@@ -37,7 +37,7 @@ export function podMetricsSource(
         ? await api.listClusterCustomObject(base)
         : await api.listNamespacedCustomObject({ ...base, namespace })
     ) as PodMetricsList;
-    const usages: ContainerUsage[] = [];
+    const usages: PodContainerUsage[] = [];
     let skipped = 0;
     for (const item of list.items) {
       const timeMs = Date.parse(item.timestamp);

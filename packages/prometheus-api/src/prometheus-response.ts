@@ -3,6 +3,13 @@ export class PrometheusResponseError extends Error {
   override name = 'PrometheusResponseError';
 }
 
+/** One sample of an instant vector: its labels and its value at the query's time. */
+export interface PrometheusSample {
+  readonly labels: Readonly<Record<string, string>>;
+  /** May be NaN or ±Infinity, as in a series. */
+  readonly value: number;
+}
+
 /** One series of a matrix: its labels and its points in the order Prometheus sent them. */
 export interface PrometheusSeries {
   readonly labels: Readonly<Record<string, string>>;
@@ -20,6 +27,10 @@ function excerpt(text: string): string {
   return flat.length > EXCERPT_LENGTH
     ? `${flat.slice(0, EXCERPT_LENGTH)}…`
     : flat || '(empty body)';
+}
+
+function jsonExcerpt(value: unknown): string {
+  return excerpt(JSON.stringify(value) ?? String(value));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -84,6 +95,20 @@ function seriesLabels(metric: unknown, where: string): Record<string, string> {
   return labels;
 }
 
+/** One `[<unix seconds>, "<value>"]` pair, or undefined when it is not one. */
+function timedValue(
+  point: unknown,
+): { timeMs: number; value: number } | undefined {
+  if (!Array.isArray(point) || point.length !== 2) return undefined;
+  const [time, text] = point as [unknown, unknown];
+  const value = sampleValue(text);
+  if (typeof time !== 'number' || !Number.isFinite(time) || value === undefined)
+    return undefined;
+  return { timeMs: Math.round(time * 1000), value };
+}
+
+const POINT_SHAPE = '[<unix seconds>, "<value>"]';
+
 function seriesPoints(
   values: unknown,
   where: string,
@@ -91,19 +116,12 @@ function seriesPoints(
   if (!Array.isArray(values))
     throw new PrometheusResponseError(`${where}: "values" is not an array`);
   return values.map((point: unknown, index) => {
-    const [time, text] = Array.isArray(point) ? point : [];
-    const value = sampleValue(text);
-    if (
-      !Array.isArray(point) ||
-      point.length !== 2 ||
-      typeof time !== 'number' ||
-      !Number.isFinite(time) ||
-      value === undefined
-    )
+    const read = timedValue(point);
+    if (read === undefined)
       throw new PrometheusResponseError(
-        `${where}: point ${index} is not [<unix seconds>, "<value>"]: ${excerpt(JSON.stringify(point) ?? String(point))}`,
+        `${where}: point ${index} is not ${POINT_SHAPE}: ${jsonExcerpt(point)}`,
       );
-    return { timeMs: Math.round(time * 1000), value };
+    return read;
   });
 }
 
@@ -123,5 +141,41 @@ export function matrixSeries(data: unknown): PrometheusSeries[] {
       labels: seriesLabels(series['metric'], where),
       points: seriesPoints(series['values'], where),
     };
+  });
+}
+
+/** Why a vector was expected, for result types that a query mistake typically produces. */
+const VECTOR_HINTS: ReadonlyMap<unknown, string> = new Map([
+  [
+    'matrix',
+    ' (a range selector such as [5m] needs a function such as rate() to give an instant value)',
+  ],
+  ['scalar', ' (the query yields one number, not labelled series)'],
+]);
+
+/** The samples of a `vector` result (what instant queries of series return). */
+export function vectorSamples(data: unknown): PrometheusSample[] {
+  if (!isRecord(data) || !Array.isArray(data['result']))
+    throw new PrometheusResponseError('data has no "result" array');
+  const resultType = data['resultType'];
+  if (resultType !== 'vector')
+    throw new PrometheusResponseError(
+      `expected a vector result, got ${JSON.stringify(resultType)}${VECTOR_HINTS.get(resultType) ?? ''}`,
+    );
+  return data['result'].map((sample: unknown, index) => {
+    const where = `sample ${index}`;
+    if (!isRecord(sample))
+      throw new PrometheusResponseError(`${where} is not an object`);
+    const labels = seriesLabels(sample['metric'], where);
+    if (!('value' in sample) && 'histogram' in sample)
+      throw new PrometheusResponseError(
+        `${where}: a native histogram, not a float value`,
+      );
+    const read = timedValue(sample['value']);
+    if (read === undefined)
+      throw new PrometheusResponseError(
+        `${where}: "value" is not ${POINT_SHAPE}: ${jsonExcerpt(sample['value'])}`,
+      );
+    return { labels, value: read.value };
   });
 }

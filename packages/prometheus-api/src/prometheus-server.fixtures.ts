@@ -20,7 +20,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on a free local port; `answer` writes each response (or never does). */
+/**
+ * A real HTTP server on 127.0.0.1 and a free port, for tests of code that talks to
+ * Prometheus; `answer` writes each response (or never does, to test timeouts).
+ */
 export async function startTestServer(
   answer: (request: SeenRequest, response: ServerResponse) => void,
 ): Promise<TestServer> {
@@ -64,6 +67,12 @@ export function sendJson(
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
 }
+
+/** A success answer with a vector result (what instant queries of series return). */
+export const vectorAnswer = (result: unknown[]) => ({
+  status: 'success',
+  data: { resultType: 'vector', result },
+});
 
 /** A success answer with a matrix result. */
 export const matrixAnswer = (result: unknown[]) => ({

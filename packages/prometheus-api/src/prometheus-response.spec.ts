@@ -2,6 +2,7 @@ import {
   apiResponseData,
   matrixSeries,
   PrometheusResponseError,
+  vectorSamples,
 } from './prometheus-response.js';
 
 const matrix = (result: unknown) =>
@@ -147,6 +148,110 @@ describe('matrixSeries', () => {
     ],
   ])('rejects %j precisely', (data, message) =>
     expect(() => matrixSeries(data)).toThrow(
+      new PrometheusResponseError(message),
+    ),
+  );
+});
+
+describe('vectorSamples', () => {
+  it('reads labels and values, NaN and infinities kept, the time dropped', () =>
+    expect(
+      vectorSamples({
+        resultType: 'vector',
+        result: [
+          {
+            metric: { pod: 'web-1', container: 'app' },
+            value: [1700000000, '0.25'],
+          },
+          {
+            metric: { pod: 'web-1', container: 'sidecar' },
+            value: [1700000000.5, '1e3'],
+          },
+          { metric: {}, value: [1700000000, 'NaN'] },
+          { metric: { pod: 'web-2' }, value: [1700000000, '+Inf'] },
+          { metric: { pod: 'web-3' }, value: [1700000000, '-Inf'] },
+        ],
+      }),
+    ).toEqual([
+      { labels: { pod: 'web-1', container: 'app' }, value: 0.25 },
+      { labels: { pod: 'web-1', container: 'sidecar' }, value: 1000 },
+      { labels: {}, value: Number.NaN },
+      { labels: { pod: 'web-2' }, value: Number.POSITIVE_INFINITY },
+      { labels: { pod: 'web-3' }, value: Number.NEGATIVE_INFINITY },
+    ]));
+
+  it('reads an empty vector (no series matched)', () =>
+    expect(vectorSamples({ resultType: 'vector', result: [] })).toEqual([]));
+
+  it.each([
+    [{ resultType: 'vector' }, 'data has no "result" array'],
+    [null, 'data has no "result" array'],
+    ['vector', 'data has no "result" array'],
+    [
+      { resultType: 'matrix', result: [] },
+      'expected a vector result, got "matrix" (a range selector such as [5m] needs a function such as rate() to give an instant value)',
+    ],
+    [
+      { resultType: 'scalar', result: [1700000000, '3'] },
+      'expected a vector result, got "scalar" (the query yields one number, not labelled series)',
+    ],
+    [
+      { resultType: 'string', result: [1700000000, 'x'] },
+      'expected a vector result, got "string"',
+    ],
+    [
+      { resultType: 'constructor', result: [] },
+      'expected a vector result, got "constructor"',
+    ],
+    [{ result: [] }, 'expected a vector result, got undefined'],
+    [{ resultType: 'vector', result: ['x'] }, 'sample 0 is not an object'],
+    [
+      { resultType: 'vector', result: [{ value: [1, '2'] }] },
+      'sample 0: "metric" is not an object',
+    ],
+    [
+      {
+        resultType: 'vector',
+        result: [{ metric: { pod: ['a'] }, value: [1, '2'] }],
+      },
+      'sample 0: label pod is not a string',
+    ],
+    [
+      {
+        resultType: 'vector',
+        result: [
+          { metric: {}, value: [1, '2'] },
+          { metric: {}, histogram: [1, { count: '3', sum: '4' }] },
+        ],
+      },
+      'sample 1: a native histogram, not a float value',
+    ],
+    [
+      { resultType: 'vector', result: [{ metric: {} }] },
+      'sample 0: "value" is not [<unix seconds>, "<value>"]: undefined',
+    ],
+    [
+      { resultType: 'vector', result: [{ metric: {}, values: [[1, '2']] }] },
+      'sample 0: "value" is not [<unix seconds>, "<value>"]: undefined',
+    ],
+    [
+      { resultType: 'vector', result: [{ metric: {}, value: [1, 2] }] },
+      'sample 0: "value" is not [<unix seconds>, "<value>"]: [1,2]',
+    ],
+    [
+      { resultType: 'vector', result: [{ metric: {}, value: ['1', '2'] }] },
+      'sample 0: "value" is not [<unix seconds>, "<value>"]: ["1","2"]',
+    ],
+    [
+      { resultType: 'vector', result: [{ metric: {}, value: [1, 'lots'] }] },
+      'sample 0: "value" is not [<unix seconds>, "<value>"]: [1,"lots"]',
+    ],
+    [
+      { resultType: 'vector', result: [{ metric: {}, value: [1, '2', 3] }] },
+      'sample 0: "value" is not [<unix seconds>, "<value>"]: [1,"2",3]',
+    ],
+  ])('rejects %j precisely', (data, message) =>
+    expect(() => vectorSamples(data)).toThrow(
       new PrometheusResponseError(message),
     ),
   );

@@ -6,9 +6,9 @@ import {
   certificateExpiry,
   createCertificateAuthority,
   issueServingCertificate,
-  writeCertificateFiles,
   type CertificatePair,
-} from '@tandem/serving';
+} from './certificates.js';
+import { writeCertificateFiles } from './certificate-files.js';
 
 /** A stored pair is renewed when it has less than this left. */
 const RENEW_BEFORE_SECONDS = 30 * 24 * 3600;
@@ -28,20 +28,24 @@ interface StoredPairs {
 }
 
 /**
- * `tandem-admission-webhook certs`: the bootstrap path without cert-manager. Makes a CA and
- * a serving certificate for the webhook Service's DNS names and writes upstream's file names
- * (`caCert.pem`, `serverCert.pem`, `serverKey.pem`) into `--dir`. With `--secret ns/name`
- * (the Deployment's init container) the pair is shared through that Secret: the first
- * replica creates it, the others, and every restart, reuse it until it nears expiry, so
- * all replicas serve one CA and the self-registered caBundle stays right.
+ * `<program> certs`: the bootstrap path without cert-manager, shared by the apps that serve
+ * HTTPS to the API server. Makes a CA and a serving certificate for a Service's DNS names
+ * and writes upstream's file names (`caCert.pem`, `serverCert.pem`, `serverKey.pem`) into
+ * `--dir`. With `--secret ns/name` (a Deployment's init container) the pair is shared
+ * through that Secret: the first replica creates it, the others, and every restart, reuse
+ * it until it nears expiry, so all replicas serve one CA and the registered caBundle stays
+ * right.
  */
-export async function certsCommand(argv: readonly string[]): Promise<number> {
+export async function certsCommand(
+  argv: readonly string[],
+  { program, defaultService }: { program: string; defaultService: string },
+): Promise<number> {
   let flags: CertsFlags;
   try {
-    flags = parseCertsFlags(argv);
+    flags = parseCertsFlags(argv, defaultService);
   } catch (error) {
     if (!(error instanceof FlagError)) throw error;
-    process.stderr.write(`tandem-admission-webhook certs: ${error.message}\n`);
+    process.stderr.write(`${program} certs: ${error.message}\n`);
     return 2;
   }
   const pairs =
@@ -59,7 +63,10 @@ export async function certsCommand(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-function parseCertsFlags(argv: readonly string[]): CertsFlags {
+function parseCertsFlags(
+  argv: readonly string[],
+  defaultService: string,
+): CertsFlags {
   let values;
   try {
     ({ values } = parseArgs({
@@ -67,7 +74,7 @@ function parseCertsFlags(argv: readonly string[]): CertsFlags {
       strict: true,
       options: {
         dir: { type: 'string' },
-        service: { type: 'string', default: 'vpa-webhook' },
+        service: { type: 'string', default: defaultService },
         namespace: {
           type: 'string',
           default: process.env['NAMESPACE'] || 'kube-system',
@@ -116,11 +123,11 @@ function parseCertsFlags(argv: readonly string[]): CertsFlags {
 
 function newPairs(flags: CertsFlags): StoredPairs {
   const ca = createCertificateAuthority({
-    commonName: 'tandem-admission-webhook-ca',
+    commonName: `${flags.dnsNames[0] ?? 'tandem'}-ca`,
     validityDays: flags.validityDays,
   });
   const serving = issueServingCertificate(ca, {
-    commonName: flags.dnsNames[2] ?? 'vpa-webhook',
+    commonName: flags.dnsNames[2] ?? flags.dnsNames[0] ?? 'tandem',
     dnsNames: flags.dnsNames,
     ipAddresses: flags.ipAddresses,
     validityDays: flags.validityDays,

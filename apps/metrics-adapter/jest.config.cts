@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'metrics-adapter',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,47 @@
+import {
+  DEFAULT_PROMETHEUS_CPU_QUERY,
+  FlagError,
+  parseFlags,
+} from './flags.js';
+
+describe('parseFlags', () => {
+  it('has the generic API server’s defaults and reads metrics.k8s.io', () => {
+    expect(parseFlags([])).toMatchObject({
+      secure: { host: '0.0.0.0', port: 6443 },
+      tlsCertFile: '/etc/tls-certs/serverCert.pem',
+      tlsPrivateKeyFile: '/etc/tls-certs/serverKey.pem',
+      apiServiceCaFile: undefined,
+      minTlsVersion: 'TLSv1.2',
+      address: { host: '0.0.0.0', port: 8946 },
+      metricsCacheTtlMs: 10_000,
+      prometheus: undefined,
+    });
+  });
+
+  it('switches to Prometheus with --prometheus-url, queries configurable', () => {
+    expect(
+      parseFlags([
+        '--prometheus-url=http://prometheus.monitoring.svc:9090',
+        '--prometheus-memory-query=sum by (pod, container) (m{namespace="<<namespace>>"})',
+      ]).prometheus,
+    ).toEqual({
+      url: 'http://prometheus.monitoring.svc:9090',
+      cpuQuery: DEFAULT_PROMETHEUS_CPU_QUERY,
+      memoryQuery: 'sum by (pod, container) (m{namespace="<<namespace>>"})',
+      timeoutMs: 5000,
+    });
+  });
+
+  it.each([
+    [['--prometheus-url=prometheus:9090'], 'is not an http:// or https:// URL'],
+    [['--prometheus-cpu-query=up'], 'must contain <<namespace>>'],
+    [
+      ['--tls-min-version=VersionTLS10'],
+      'must be VersionTLS12 or VersionTLS13',
+    ],
+    [['--metrics-cache-ttl=soon'], 'is not a duration'],
+  ])('refuses %j with a precise message', (argv, message) => {
+    expect(() => parseFlags(argv)).toThrow(FlagError);
+    expect(() => parseFlags(argv)).toThrow(message);
+  });
+});

@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFile, rename } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { V1Pod } from '@kubernetes/client-node';
+import express from 'express';
+import {
+  describeError,
+  kubeGetJson,
+  loadKubeConfig,
+  watchedCollection,
+} from '@tandem/kube';
+import {
+  startServingApp,
+  followFileContent,
+  opsRouter,
+  requestSpans,
+  startHttpsServer,
+} from '@tandem/serving';
+import { healthy, startOpsServer, unhealthy } from '@tandem/telemetry';
+import { adapterMetrics } from './adapter-metrics.js';
+import { apiServiceCaBundle } from './apiservice-ca.js';
+import {
+  delegatedAuth,
+  followAuthenticationConfig,
+  subjectAccessReviewer,
+  tokenReviewer,
+  type RequestHeaderConfig,
+} from './auth/index.js';
+import { parseFlags } from './flags.js';
+import { metricRoutes, requestAttributes } from './metric-routes.js';
+import { podTemplates } from './pod-templates.js';
+import { prometheusUsage } from './prometheus-usage.js';
+import { cachedUsage, metricsServerUsage } from './usage-source.js';
+
+/** Runs the metrics adapter until SIGTERM/SIGINT; returns the exit code. */
+export async function main(
+  argv: readonly string[],
+  version: string,
+): Promise<number> {
+  const started = await startServingApp(argv, version, {
+    program: 'tandem-metrics-adapter',
+    defaultService: 'tandem-metrics-adapter',
+    parseFlags,
+  });
+  if (typeof started === 'number') return started;
+  const { flags, telemetry } = started;
+  const { logger } = telemetry;
+  const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  const metrics = adapterMetrics(telemetry.metrics);
+  const recovered = (what: string) => (error: unknown) =>
+    logger.warn({ cache: what }, `recovered: ${describeError(error)}`);
+
+  const getJson = kubeGetJson(kubeConfig);
+  const pods = watchedCollection<V1Pod>({
+    kubeConfig,
+    get: getJson,
+    path: '/api/v1/pods',
+    onError: recovered('pods'),
+  });
+  const templates = podTemplates({
+    kubeConfig,
+    get: getJson,
+    onError: (kind, error) => recovered(kind)(error),
+  });
+  const usage = cachedUsage(
+    flags.prometheus === undefined
+      ? metricsServerUsage(kubeConfig)
+      : prometheusUsage(flags.prometheus),
+    flags.metricsCacheTtlMs,
+  );
+
+  // The front-proxy CA comes from kube-system/extension-apiserver-authentication; it is
+  // written to a file the HTTPS server verifies client certificates against and reloads.
+  const authDir = mkdtempSync(join(tmpdir(), 'tandem-metrics-adapter-'));
+  const requestheaderCaFile = join(authDir, 'requestheader-ca.pem');
+  let authConfig: RequestHeaderConfig | undefined;
+  let firstConfig: () => void = () => undefined;
+  const configRead = new Promise<void>((resolve) => (firstConfig = resolve));
+  const authentication = followAuthenticationConfig({
+    kubeConfig,
+    logger,
+    onChange: (config) => {
+      authConfig = config;
+      const pem = config.requestheaderCaPem ?? '';
+      const temporary = `${requestheaderCaFile}.new`;
+      writeFile(temporary, pem)
+        .then(() => rename(temporary, requestheaderCaFile))
+        .then(firstConfig, recovered('requestheader-ca-file'));
+    },
+    onError: recovered('extension-apiserver-authentication'),
+  });
+
+  const synced = () =>
+    pods.hasSynced && templates.hasSynced() && authentication.synced();
+  const readiness = () =>
+    synced() ? healthy : unhealthy('caches not synced yet');
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestSpans(telemetry.tracer));
+  app.use(
+    opsRouter({
+      registry: telemetry.metrics,
+      health: () => healthy,
+      readiness,
+    }),
+  );
+  app.use(
+    delegatedAuth({
+      config: () => authConfig,
+      reviewToken: tokenReviewer(kubeConfig),
+      authorize: subjectAccessReviewer(kubeConfig),
+      attributesOf: requestAttributes,
+      count: (outcome) => metrics.auth.inc({ outcome }),
+      logger,
+    }),
+  );
+  app.use(
+    metricRoutes({
+      podsIn: (namespace) =>
+        pods.list().filter((pod) => pod.metadata?.namespace === namespace),
+      templates,
+      usage,
+      sourceName:
+        flags.prometheus === undefined ? 'metrics.k8s.io' : 'prometheus',
+      metrics,
+      logger,
+      now: () => new Date(),
+    }),
+  );
+
+  // Without cert-manager the adapter keeps its APIServices' caBundle in step with its CA.
+  const writeCaBundle = apiServiceCaBundle(kubeConfig);
+  const applyCaBundle = async (caPem: string) => {
+    const patched = await writeCaBundle(caPem);
+    if (patched.length > 0)
+      logger.info({ apiServices: patched }, 'caBundle written');
+  };
+  const caBundle =
+    flags.apiServiceCaFile === undefined
+      ? undefined
+      : followFileContent({
+          file: flags.apiServiceCaFile,
+          logger,
+          onChange: applyCaBundle,
+        });
+  if (caBundle !== undefined)
+    await caBundle
+      .current()
+      .then(applyCaBundle)
+      .catch(recovered('apiservice-ca-bundle'));
+
+  const stopping = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => stopping.abort());
+
+  await Promise.all([pods.start(), templates.start(), configRead]);
+  logger.info('caches synced');
+  const server = await startHttpsServer({
+    port: flags.secure.port,
+    host: flags.secure.host,
+    certFile: flags.tlsCertFile,
+    keyFile: flags.tlsPrivateKeyFile,
+    clientCaFile: requestheaderCaFile,
+    minTlsVersion: flags.minTlsVersion,
+    app,
+    logger,
+    registry: telemetry.metrics,
+  });
+  logger.info({ url: server.url }, 'custom metrics API listening');
+  const ops = await startOpsServer({
+    ...flags.address,
+    registry: telemetry.metrics,
+    health: () => healthy,
+    readiness,
+  });
+  logger.info({ url: ops.url }, 'ops server listening');
+
+  await new Promise<void>((resolve) =>
+    stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  logger.info('stopping');
+  caBundle?.close();
+  await Promise.all([
+    server.close(),
+    ops.close(),
+    pods.stop(),
+    templates.stop(),
+    authentication.stop(),
+  ]);
+  rmSync(authDir, { recursive: true, force: true });
+  await telemetry.shutdown();
+  return 0;
+}

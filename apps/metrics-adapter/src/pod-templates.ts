@@ -1,0 +1,71 @@
+import type {
+  KubeConfig,
+  KubernetesObject,
+  V1Container,
+  V1Pod,
+  V1PodTemplateSpec,
+} from '@kubernetes/client-node';
+import { watchedCollection, type GetJson } from '@tandem/kube';
+
+/** Owner kinds whose pod template holds what the user declared (a VPA changes pods only). */
+const OWNER_COLLECTIONS = {
+  ReplicaSet: '/apis/apps/v1/replicasets',
+  StatefulSet: '/apis/apps/v1/statefulsets',
+  DaemonSet: '/apis/apps/v1/daemonsets',
+  Job: '/apis/batch/v1/jobs',
+} as const;
+
+type OwnerKind = keyof typeof OWNER_COLLECTIONS;
+
+interface TemplateOwner extends KubernetesObject {
+  spec?: { template?: V1PodTemplateSpec };
+}
+
+export interface PodTemplates {
+  /** The containers of the template of the pod's controller, when it is known and cached. */
+  containersOf(pod: V1Pod): V1Container[] | undefined;
+  start(): Promise<void>;
+  hasSynced(): boolean;
+  stop(): Promise<void>;
+}
+
+/** List+watch caches of the controllers that own pods, for the template fallback. */
+export function podTemplates({
+  kubeConfig,
+  get,
+  onError,
+}: {
+  kubeConfig: KubeConfig;
+  get: GetJson;
+  onError: (kind: string, error: unknown) => void;
+}): PodTemplates {
+  const caches = new Map(
+    Object.entries(OWNER_COLLECTIONS).map(([kind, path]) => [
+      kind as OwnerKind,
+      watchedCollection<TemplateOwner>({
+        kubeConfig,
+        get,
+        path,
+        onError: (error) => onError(kind, error),
+      }),
+    ]),
+  );
+  return {
+    containersOf(pod) {
+      const owner = pod.metadata?.ownerReferences?.find(
+        (reference) => reference.controller === true,
+      );
+      const cache = caches.get(owner?.kind as OwnerKind);
+      if (owner === undefined || cache === undefined) return undefined;
+      return cache.get(pod.metadata?.namespace ?? '', owner.name)?.spec
+        ?.template?.spec?.containers;
+    },
+    async start() {
+      await Promise.all([...caches.values()].map((cache) => cache.start()));
+    },
+    hasSynced: () => [...caches.values()].every((cache) => cache.hasSynced),
+    async stop() {
+      await Promise.all([...caches.values()].map((cache) => cache.stop()));
+    },
+  };
+}

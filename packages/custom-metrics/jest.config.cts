@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'custom-metrics',
+  preset: '../../jest.preset.js',
+};

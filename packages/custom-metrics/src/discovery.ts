@@ -1,0 +1,56 @@
+import {
+  CUSTOM_METRICS_GROUP,
+  CUSTOM_METRICS_VERSIONS,
+  groupVersion,
+  type CustomMetricsVersion,
+} from './api-group.js';
+import { METRIC_NAMES } from './metric-names.js';
+
+/**
+ * Discovery documents (reference §1.2). Through the aggregator kube-apiserver answers
+ * `/apis` and `/apis/<group>` itself; we answer them too for port-forwarded kubectl and
+ * tests. Both served versions are listed (custom-metrics-apiserver lists only the first),
+ * v1beta2 preferred.
+ */
+
+function groupVersionFor(version: CustomMetricsVersion) {
+  return { groupVersion: groupVersion(version), version };
+}
+
+function group() {
+  return {
+    name: CUSTOM_METRICS_GROUP,
+    versions: CUSTOM_METRICS_VERSIONS.map(groupVersionFor),
+    preferredVersion: groupVersionFor('v1beta2'),
+  };
+}
+
+/** `GET /apis`: an APIGroupList with our one group. */
+export function apiGroupList(): object {
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups: [group()] };
+}
+
+/** `GET /apis/custom.metrics.k8s.io`: the APIGroup. */
+export function apiGroup(): object {
+  return { kind: 'APIGroup', apiVersion: 'v1', ...group() };
+}
+
+/**
+ * `GET /apis/custom.metrics.k8s.io/<v>`: an APIResourceList with `pods/<metric>` per
+ * metric. The HPA never reads it (it calls metric URLs directly), but kubectl and the
+ * aggregator's availability check do, so it must answer fast and never fail.
+ */
+export function apiResourceList(version: CustomMetricsVersion): object {
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: groupVersion(version),
+    resources: METRIC_NAMES.map((metric) => ({
+      name: `pods/${metric}`,
+      singularName: '',
+      namespaced: true,
+      kind: 'MetricValueList',
+      verbs: ['get'],
+    })),
+  };
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'prometheus-api',
+  preset: '../../jest.preset.js',
+};

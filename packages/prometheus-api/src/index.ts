@@ -1,0 +1,8 @@
+export {
+  apiResponseData,
+  matrixSeries,
+  PrometheusResponseError,
+  vectorSamples,
+  type PrometheusSample,
+  type PrometheusSeries,
+} from './prometheus-response.js';
