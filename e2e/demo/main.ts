@@ -1,6 +1,10 @@
 // `npm start`: the main job. Starts the local control plane, every Tandem app that exists,
 // and a demo workload under simulated varying load; prints what to watch; runs until
 // Ctrl-C, then stops everything it started.
+import {
+  startMetricsAdapter,
+  type MetricsAdapter,
+} from '../harness/adapter-process.ts';
 import { CLUSTER_ENV } from '../harness/cluster-env.ts';
 import { kubeClients } from '../harness/kube.ts';
 import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
@@ -16,11 +20,12 @@ import {
   startWebhook,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
-import { createDeployment } from '../harness/workloads.ts';
+import { createDeployment, restartDeployment } from '../harness/workloads.ts';
 import { demoLoad } from './load-profile.ts';
 
 const NAMESPACE = 'tandem-demo';
-const APP = 'demo-web';
+/** The headline pair: the same workload, scaled by a native HPA and by Tandem's metric. */
+const WORKLOADS = ['native', 'tandem'] as const;
 const LOAD_INTERVAL_MS = 10_000;
 
 const controlPlane = await startLocalControlPlane();
@@ -28,8 +33,9 @@ const controlPlane = await startLocalControlPlane();
 const apps: {
   recommender?: RecommenderProcess;
   webhook?: AppProcess;
-  load?: LoadDriver;
-} = {};
+  adapter?: MetricsAdapter;
+  loads: LoadDriver[];
+} = { loads: [] };
 let stopping = false;
 async function shutDown(signal: string): Promise<void> {
   if (stopping) return;
@@ -38,9 +44,10 @@ async function shutDown(signal: string): Promise<void> {
     `\n${signal}: stopping the demo and the control plane...\n`,
   );
   await Promise.all([
-    apps.load?.stop(),
+    ...apps.loads.map((load) => load.stop()),
     apps.recommender?.stop(),
     apps.webhook?.stop(),
+    apps.adapter?.stop(),
   ]);
   await controlPlane.stop();
   process.stdout.write('stopped; nothing left running.\n');
@@ -69,60 +76,79 @@ await waitFor('the admission webhook to register itself', async () =>
     : undefined,
 );
 await kube.core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
-await createDeployment(kube, NAMESPACE, {
-  name: APP,
-  replicas: 2,
-  cpuRequest: '200m',
-  memoryRequest: '256Mi',
-});
-// The load is the workload's total, split over its pods as they come and go: the HPA's
-// scaling lowers each pod's usage, as it would under real traffic.
-apps.load = await startLoadDriver(kube, NAMESPACE, `app=${APP}`, demoLoad(), {
-  intervalMs: LOAD_INTERVAL_MS,
-  onError: (error) => {
-    if (!stopping)
-      process.stderr.write(
-        `load update skipped: ${(error as Error).message}\n`,
-      );
-  },
-});
-await kube.autoscaling.createNamespacedHorizontalPodAutoscaler({
-  namespace: NAMESPACE,
-  body: {
-    metadata: { name: APP },
-    spec: {
-      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: APP },
-      minReplicas: 1,
-      maxReplicas: 6,
-      metrics: [
-        {
-          type: 'Resource',
-          resource: {
-            name: 'cpu',
-            target: { type: 'Utilization', averageUtilization: 60 },
-          },
-        },
-      ],
-    },
-  },
-});
 
-// The VPA the recommender fills in (see its status after the first cycles).
-await kube.customObjects.createNamespacedCustomObject({
-  group: 'autoscaling.k8s.io',
-  version: 'v1',
-  namespace: NAMESPACE,
-  plural: 'verticalpodautoscalers',
-  body: {
-    apiVersion: 'autoscaling.k8s.io/v1',
-    kind: 'VerticalPodAutoscaler',
-    metadata: { name: APP },
-    spec: {
-      targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: APP },
-      updatePolicy: { updateMode: 'InPlaceOrRecreate' },
+// The metrics adapter serves custom.metrics.k8s.io through the aggregation layer.
+apps.adapter = await startMetricsAdapter(kube, controlPlane.kubeconfig);
+
+// The headline pair: two identical Deployments under the same varying total load, each
+// with a VPA and an HPA. `native` scales on the Resource cpu utilization (usage / current
+// request), `tandem` on cpu_utilization_of_original_request (usage / declared request).
+for (const name of WORKLOADS) {
+  await createDeployment(kube, NAMESPACE, {
+    name,
+    replicas: 2,
+    cpuRequest: '200m',
+    memoryRequest: '256Mi',
+    cpuLimit: '400m',
+    memoryLimit: '512Mi',
+  });
+  // The load is the workload's total, split over its pods as they come and go: the HPA's
+  // scaling lowers each pod's usage, as it would under real traffic.
+  apps.loads.push(
+    await startLoadDriver(kube, NAMESPACE, `app=${name}`, demoLoad(), {
+      intervalMs: LOAD_INTERVAL_MS,
+      onError: (error) => {
+        if (!stopping)
+          process.stderr.write(
+            `load update skipped: ${(error as Error).message}\n`,
+          );
+      },
+    }),
+  );
+  await kube.customObjects.createNamespacedCustomObject({
+    group: 'autoscaling.k8s.io',
+    version: 'v1',
+    namespace: NAMESPACE,
+    plural: 'verticalpodautoscalers',
+    body: {
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { name },
+      spec: {
+        targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        updatePolicy: { updateMode: 'Recreate' },
+      },
     },
-  },
-});
+  });
+  await kube.autoscaling.createNamespacedHorizontalPodAutoscaler({
+    namespace: NAMESPACE,
+    body: {
+      metadata: { name },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        minReplicas: 1,
+        maxReplicas: 10,
+        metrics: [
+          name === 'native'
+            ? {
+                type: 'Resource',
+                resource: {
+                  name: 'cpu',
+                  target: { type: 'Utilization', averageUtilization: 60 },
+                },
+              }
+            : {
+                type: 'Pods',
+                pods: {
+                  metric: { name: 'cpu_utilization_of_original_request' },
+                  target: { type: 'AverageValue', averageValue: '60' },
+                },
+              },
+        ],
+      },
+    },
+  });
+}
 
 const recommender = await startRecommender({
   kubeconfig: controlPlane.kubeconfig,
@@ -130,8 +156,8 @@ const recommender = await startRecommender({
 });
 apps.recommender = recommender;
 
-// Until the updater lands, the demo restarts its pods once, after the first recommendation,
-// so the webhook gives the new pods the recommended requests.
+// Until the updater lands, the demo recreates the pods once, after the first
+// recommendations, so the webhook gives the new pods the recommended requests.
 void restartOnFirstRecommendation();
 
 const kubectl = controlPlane.env.get('TANDEM_CP_KUBECTL') ?? 'kubectl';
@@ -139,51 +165,45 @@ process.stdout.write(`
 Tandem demo is running (Ctrl-C stops it and cleans up).
 
   export KUBECONFIG=${controlPlane.kubeconfig}
-  ${kubectl} get vpa,hpa,pods -n ${NAMESPACE} -w
-  ${kubectl} top pods -n ${NAMESPACE}
+  ${kubectl} get hpa,vpa -n ${NAMESPACE} -w
+
+Two identical Deployments, native and tandem (200m CPU requested each pod), share the same
+total load, swinging between 100m and 500m every five minutes; each has a VPA and an HPA at
+60 %. Once the recommender has written the VPAs' recommendations (a minute or two) the demo
+recreates the pods and the admission webhook gives them the recommended, lower, requests.
+Then watch the hpa lines: native's TARGETS jumps well above 60 % and its REPLICAS climb for
+the same load, because it divides by the lowered request; tandem's TARGETS stays where the
+load puts it, because the metrics adapter divides by the request the Deployment declared
+(each pod keeps it in tandem.dev/original-resources).
 
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
-kwok, metrics-server) and the demo Deployment ${NAMESPACE}/${APP} with a VPA and a native HPA (60 % CPU),
-under a total load that swings between 100m and 500m every five minutes, split over the
-ready pods: the HPA follows it between 1 and 5 replicas.
-Tandem's recommender (10 s cycles; ops server ${recommender.url}) and admission webhook
-(${webhook.url}) run as host processes, logs in ${controlPlane.logDir}. Once the VPA has a
-recommendation the demo restarts its pods once: the new pods carry the recommended requests
-and, in tandem.dev/original-resources, what the Deployment declared:
-  ${kubectl} get pods -n ${NAMESPACE} -o jsonpath='{range .items[*]}{.spec.containers[0].resources.requests}{"  "}{.metadata.annotations.tandem\\.dev/original-resources}{"\n"}{end}'
-The updater and metrics adapter join here as they land.
+kwok, metrics-server) and, as host processes, Tandem's recommender (10 s cycles), admission
+webhook (${webhook.url}) and metrics adapter (${apps.adapter.url}); logs in
+${controlPlane.logDir}. The updater joins here when it lands.
 `);
 process.stdout.write('demo ready\n');
 
 async function restartOnFirstRecommendation(): Promise<void> {
   try {
-    await waitFor(
-      'the demo VPA to get a recommendation',
-      async () => {
-        const vpa = (await kube.customObjects.getNamespacedCustomObject({
-          group: 'autoscaling.k8s.io',
-          version: 'v1',
-          namespace: NAMESPACE,
-          plural: 'verticalpodautoscalers',
-          name: APP,
-        })) as { status?: { recommendation?: unknown } };
-        return vpa.status?.recommendation;
-      },
-      { timeoutMs: 600_000, intervalMs: 2000 },
-    );
-    await kube.apps.patchNamespacedDeployment({
-      namespace: NAMESPACE,
-      name: APP,
-      body: [
-        {
-          op: 'add',
-          path: '/spec/template/metadata/annotations/tandem.dev~1restarted-at',
-          value: new Date().toISOString(),
+    for (const name of WORKLOADS)
+      await waitFor(
+        `the ${name} VPA to get a recommendation`,
+        async () => {
+          const vpa = (await kube.customObjects.getNamespacedCustomObject({
+            group: 'autoscaling.k8s.io',
+            version: 'v1',
+            namespace: NAMESPACE,
+            plural: 'verticalpodautoscalers',
+            name,
+          })) as { status?: { recommendation?: unknown } };
+          return vpa.status?.recommendation;
         },
-      ],
-    });
+        { timeoutMs: 600_000, intervalMs: 2000 },
+      );
+    for (const name of WORKLOADS)
+      await restartDeployment(kube, NAMESPACE, name);
     process.stdout.write(
-      'first recommendation written: pods restarted through the admission webhook\n',
+      'recommendations written: pods recreated through the admission webhook\n',
     );
   } catch (error) {
     if (!stopping)

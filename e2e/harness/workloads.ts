@@ -7,6 +7,9 @@ export interface DeploymentSpec {
   replicas: number;
   cpuRequest: string;
   memoryRequest: string;
+  /** Limits, when the container declares them. */
+  cpuLimit?: string;
+  memoryLimit?: string;
   /** Simulated usage every new pod starts with (kwok's usage annotations). */
   initialUsage?: { cpu: string; memory: string };
 }
@@ -25,6 +28,10 @@ export async function createDeployment(
           'kwok.x-k8s.io/usage-cpu': spec.initialUsage.cpu,
           'kwok.x-k8s.io/usage-memory': spec.initialUsage.memory,
         };
+  const limits = {
+    ...(spec.cpuLimit !== undefined && { cpu: spec.cpuLimit }),
+    ...(spec.memoryLimit !== undefined && { memory: spec.memoryLimit }),
+  };
   return kube.apps.createNamespacedDeployment({
     namespace,
     body: {
@@ -47,6 +54,7 @@ export async function createDeployment(
                     cpu: spec.cpuRequest,
                     memory: spec.memoryRequest,
                   },
+                  ...(Object.keys(limits).length > 0 && { limits }),
                 },
               },
             ],
@@ -114,4 +122,40 @@ export async function runDeployment(
 ): Promise<V1Pod[]> {
   await createDeployment(kube, namespace, spec);
   return waitForRunningPods(kube, namespace, spec.name, spec.replicas);
+}
+
+/**
+ * `kubectl rollout restart`: a new template annotation, so the Deployment replaces every pod
+ * (and each new pod passes the admission webhook). Until the updater lands, suites and the
+ * demo use it to bring pods to their recommendation.
+ */
+export async function restartDeployment(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+): Promise<void> {
+  const deployment = await kube.apps.readNamespacedDeployment({
+    namespace,
+    name,
+  });
+  const annotations = {
+    ...deployment.spec?.template.metadata?.annotations,
+    'tandem.dev/restarted-at': new Date().toISOString(),
+  };
+  await kube.apps.patchNamespacedDeployment({
+    namespace,
+    name,
+    body: [
+      {
+        op: 'test',
+        path: '/metadata/resourceVersion',
+        value: deployment.metadata?.resourceVersion,
+      },
+      {
+        op: 'add',
+        path: '/spec/template/metadata/annotations',
+        value: annotations,
+      },
+    ],
+  });
 }

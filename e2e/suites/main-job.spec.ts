@@ -55,7 +55,7 @@ describeLocal('npm start (the main job)', () => {
       await waitFor('the demo Deployment to have ready replicas', async () => {
         const deployment = await apps.readNamespacedDeployment({
           namespace: 'tandem-demo',
-          name: 'demo-web',
+          name: 'tandem',
         });
         return (deployment.status?.readyReplicas ?? 0) >= 1
           ? deployment
@@ -63,18 +63,18 @@ describeLocal('npm start (the main job)', () => {
       });
       const hpa = await autoscaling.readNamespacedHorizontalPodAutoscaler({
         namespace: 'tandem-demo',
-        name: 'demo-web',
+        name: 'tandem',
       });
-      expect(hpa.spec.scaleTargetRef.name).toBe('demo-web');
+      expect(hpa.spec.scaleTargetRef.name).toBe('tandem');
       const customObjects = config.makeApiClient(CustomObjectsApi);
       const vpa = (await customObjects.getNamespacedCustomObject({
         group: 'autoscaling.k8s.io',
         version: 'v1',
         namespace: 'tandem-demo',
         plural: 'verticalpodautoscalers',
-        name: 'demo-web',
+        name: 'tandem',
       })) as { spec: { targetRef: { name: string } } };
-      expect(vpa.spec.targetRef.name).toBe('demo-web');
+      expect(vpa.spec.targetRef.name).toBe('tandem');
       // The main job's recommender writes a recommendation for the demo's VPA.
       await waitFor(
         'the demo VPA to get a recommendation from the recommender',
@@ -85,7 +85,7 @@ describeLocal('npm start (the main job)', () => {
               version: 'v1',
               namespace: 'tandem-demo',
               plural: 'verticalpodautoscalers',
-              name: 'demo-web',
+              name: 'tandem',
             })) as {
               status?: {
                 recommendation?: { containerRecommendations?: unknown[] };
@@ -108,7 +108,7 @@ describeLocal('npm start (the main job)', () => {
         async () => {
           const pods = await config.makeApiClient(CoreV1Api).listNamespacedPod({
             namespace: 'tandem-demo',
-            labelSelector: 'app=demo-web',
+            labelSelector: 'app=tandem',
           });
           const updated = pods.items.filter(
             (pod) =>
@@ -128,8 +128,33 @@ describeLocal('npm start (the main job)', () => {
             '{}',
         ),
       ).toEqual({
-        app: { requests: { cpu: '200m', memory: '256Mi' }, limits: {} },
+        app: {
+          requests: { cpu: '200m', memory: '256Mi' },
+          limits: { cpu: '400m', memory: '512Mi' },
+        },
       });
+
+      // The metrics adapter answers the tandem HPA through the aggregation layer.
+      await waitFor(
+        'the tandem HPA to read cpu_utilization_of_original_request from the adapter',
+        async () => {
+          const status = (
+            await autoscaling.readNamespacedHorizontalPodAutoscaler({
+              namespace: 'tandem-demo',
+              name: 'tandem',
+            })
+          ).status;
+          return status?.conditions?.some(
+            (condition) =>
+              condition.type === 'ScalingActive' &&
+              condition.reason === 'ValidMetricFound',
+          )
+            ? status
+            : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 1000 },
+        async () => stderr().slice(-500),
+      );
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);

@@ -21,7 +21,7 @@ import {
   startWebhook,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
-import { listPods } from '../harness/workloads.ts';
+import { listPods, restartDeployment } from '../harness/workloads.ts';
 
 // The adapter, webhook and recommender run as host processes beside the local control plane;
 // the HPAs are the real kube-controller-manager's (5 s sync period in this control plane).
@@ -227,17 +227,7 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
     // The updater would now recreate the pods; until it lands the test does, and the
     // webhook gives the new pods the recommended requests.
     for (const name of ['native', 'tandem'])
-      await kube.apps.patchNamespacedDeployment({
-        namespace: currentNamespace(),
-        name,
-        body: [
-          {
-            op: 'add',
-            path: '/spec/template/metadata/annotations',
-            value: { 'tandem.dev/restarted-at': new Date().toISOString() },
-          },
-        ],
-      });
+      await restartDeployment(kube, currentNamespace(), name);
     await waitFor(
       'every pod of both workloads to carry the recommended requests',
       async () => {

@@ -14,21 +14,21 @@ export interface ControlPlane {
  * Starts the local control plane on free ports without building it: the benchmarks only
  * use binaries an earlier `e2e/control-plane/build.sh` left in the cache, and report the
  * figure as skipped otherwise (a cold build takes 15 minutes). The scripts' watchdog
- * stops the cluster if this process dies before `stop`.
+ * stops the cluster if this process dies before `stop`. `env` adds to (or overrides) this
+ * process's environment for start.sh: its tunables, e.g. `TANDEM_CP_NODE_PODS`.
  */
 export async function startControlPlane(
   root: string,
+  env: NodeJS.Dict<string> = {},
 ): Promise<ControlPlane | { skipped: string }> {
   const scripts = join(root, 'e2e', 'control-plane');
   const envDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
   const envFile = join(envDir, 'cp.env');
-  const { code, stderr } = await runScript(join(scripts, 'start.sh'), [
-    '--no-build',
-    '--env-file',
-    envFile,
-    '--watch-pid',
-    String(process.pid),
-  ]);
+  const { code, stderr } = await runScript(
+    join(scripts, 'start.sh'),
+    ['--no-build', '--env-file', envFile, '--watch-pid', String(process.pid)],
+    env,
+  );
   const missing = /FAILED: binary \S+ missing.*/.exec(stderr);
   if (code !== 0 && missing !== null) return { skipped: missing[0] };
   if (code !== 0)
@@ -50,10 +50,12 @@ export async function startControlPlane(
 function runScript(
   script: string,
   args: readonly string[],
+  env: NodeJS.Dict<string> = {},
 ): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [script, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, ...env },
     });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -1,17 +1,26 @@
 import { Agent, request } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export interface FixedRateLoadOptions {
+/** What each request of a load sends, and how it connects. */
+export interface LoadRequest {
   url: string;
-  body: string;
+  /** `POST` (the default) sends `body`; `GET` sends none. */
+  method?: 'GET' | 'POST';
+  body?: string;
   headers: Record<string, string>;
   /** CA bundle the server's certificate chains to. */
   ca: string;
+  /** A client certificate and its key (PEM), for a server that authenticates the peer. */
+  cert?: string;
+  key?: string;
+  /** Keep-alive connections the load may open. */
+  connections: number;
+}
+
+export interface FixedRateLoadOptions extends LoadRequest {
   /** Requests per second, sent open-loop: a slow answer does not delay the next request. */
   rate: number;
   durationMs: number;
-  /** Keep-alive connections the load may open. */
-  connections: number;
 }
 
 export interface LoadResult {
@@ -34,11 +43,7 @@ export interface LoadResult {
 export async function fixedRateLoad(
   options: FixedRateLoadOptions,
 ): Promise<LoadResult> {
-  const agent = new Agent({
-    keepAlive: true,
-    maxSockets: options.connections,
-    ca: options.ca,
-  });
+  const agent = loadAgent(options);
   const total = Math.round((options.rate * options.durationMs) / 1000);
   const latencies: number[] = [];
   let failures = 0;
@@ -76,11 +81,52 @@ export async function fixedRateLoad(
   };
 }
 
-function send(agent: Agent, options: FixedRateLoadOptions): Promise<boolean> {
+/**
+ * A closed-loop load: `connections` requests in flight, each sent as soon as the previous
+ * one on its connection is answered, for `durationMs`. Its `achievedRate` is the highest
+ * rate the server sustains with that concurrency (latencies here count from the send).
+ */
+export async function closedLoopLoad(
+  options: LoadRequest & { durationMs: number },
+): Promise<LoadResult> {
+  const agent = loadAgent(options);
+  const latencies: number[] = [];
+  let failures = 0;
+  const start = performance.now();
+  const end = start + options.durationMs;
+  const worker = async () => {
+    while (performance.now() < end) {
+      const sentAt = performance.now();
+      const ok = await send(agent, options).catch(() => false);
+      if (ok) latencies.push(performance.now() - sentAt);
+      else failures += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, worker));
+  const elapsedS = (performance.now() - start) / 1000;
+  agent.destroy();
+  return {
+    latenciesMs: Float64Array.from(latencies).sort(),
+    failures,
+    achievedRate: latencies.length / elapsedS,
+  };
+}
+
+function loadAgent(options: LoadRequest): Agent {
+  return new Agent({
+    keepAlive: true,
+    maxSockets: options.connections,
+    ca: options.ca,
+    cert: options.cert,
+    key: options.key,
+  });
+}
+
+function send(agent: Agent, options: LoadRequest): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const outgoing = request(
       options.url,
-      { method: 'POST', agent, headers: options.headers },
+      { method: options.method ?? 'POST', agent, headers: options.headers },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode === 200));
@@ -88,7 +134,8 @@ function send(agent: Agent, options: FixedRateLoadOptions): Promise<boolean> {
       },
     );
     outgoing.on('error', reject);
-    outgoing.end(options.body);
+    if (options.body === undefined) outgoing.end();
+    else outgoing.end(options.body);
   });
 }
 
