@@ -6,8 +6,8 @@ const MiB = 1024 * 1024;
 /**
  * The demo workload's TOTAL CPU in millicores: a daily-traffic shape squeezed into five
  * minutes, two pods' worth (300m) swinging by ±200m. The load driver splits it over the
- * Ready pods, so when the HPA (60 % of a 200m request: 120m a pod) adds replicas each pod's
- * usage falls and the HPA settles, between 1 and 5 replicas over a cycle.
+ * Ready pods, so when an HPA (40 % of a 400m request: 160m a pod) adds replicas each pod's
+ * usage falls and the HPA settles, between 1 and 4 replicas over a cycle.
  */
 export function demoCpuMillicores(elapsedMs: number): number {
   return Math.round(

@@ -26,6 +26,12 @@ import { demoLoad } from './load-profile.ts';
 const NAMESPACE = 'tandem-demo';
 /** The headline pair: the same workload, scaled by a native HPA and by Tandem's metric. */
 const WORKLOADS = ['native', 'tandem'] as const;
+/**
+ * Both HPAs aim at 40 % of the 400m each pod declares (160m a pod): the load then needs 1 to
+ * 4 replicas over its cycle, and the VPA, which sizes requests to usage, lowers the request
+ * to about half, which is what sends the native HPA astray.
+ */
+const HPA_TARGET_PERCENT = 40;
 const LOAD_INTERVAL_MS = 10_000;
 
 const controlPlane = await startLocalControlPlane();
@@ -87,9 +93,9 @@ for (const name of WORKLOADS) {
   await createDeployment(kube, NAMESPACE, {
     name,
     replicas: 2,
-    cpuRequest: '200m',
+    cpuRequest: '400m',
     memoryRequest: '256Mi',
-    cpuLimit: '400m',
+    cpuLimit: '800m',
     memoryLimit: '512Mi',
   });
   // The load is the workload's total, split over its pods as they come and go: the HPA's
@@ -134,14 +140,20 @@ for (const name of WORKLOADS) {
                 type: 'Resource',
                 resource: {
                   name: 'cpu',
-                  target: { type: 'Utilization', averageUtilization: 60 },
+                  target: {
+                    type: 'Utilization',
+                    averageUtilization: HPA_TARGET_PERCENT,
+                  },
                 },
               }
             : {
                 type: 'Pods',
                 pods: {
                   metric: { name: 'cpu_utilization_of_original_request' },
-                  target: { type: 'AverageValue', averageValue: '60' },
+                  target: {
+                    type: 'AverageValue',
+                    averageValue: String(HPA_TARGET_PERCENT),
+                  },
                 },
               },
         ],
@@ -167,11 +179,11 @@ Tandem demo is running (Ctrl-C stops it and cleans up).
   export KUBECONFIG=${controlPlane.kubeconfig}
   ${kubectl} get hpa,vpa -n ${NAMESPACE} -w
 
-Two identical Deployments, native and tandem (200m CPU requested each pod), share the same
+Two identical Deployments, native and tandem (400m CPU requested each pod), share the same
 total load, swinging between 100m and 500m every five minutes; each has a VPA and an HPA at
-60 %. Once the recommender has written the VPAs' recommendations (a minute or two) the demo
+${HPA_TARGET_PERCENT} %. Once the recommender has written the VPAs' recommendations (a minute or two) the demo
 recreates the pods and the admission webhook gives them the recommended, lower, requests.
-Then watch the hpa lines: native's TARGETS jumps well above 60 % and its REPLICAS climb for
+Then watch the hpa lines: native's TARGETS jumps well above ${HPA_TARGET_PERCENT} % and its REPLICAS climb for
 the same load, because it divides by the lowered request; tandem's TARGETS stays where the
 load puts it, because the metrics adapter divides by the request the Deployment declared
 (each pod keeps it in tandem.dev/original-resources).
@@ -195,8 +207,14 @@ async function restartOnFirstRecommendation(): Promise<void> {
             namespace: NAMESPACE,
             plural: 'verticalpodautoscalers',
             name,
-          })) as { status?: { recommendation?: unknown } };
-          return vpa.status?.recommendation;
+          })) as {
+            status?: {
+              recommendation?: { containerRecommendations?: unknown[] };
+            };
+          };
+          const recommended =
+            vpa.status?.recommendation?.containerRecommendations ?? [];
+          return recommended.length > 0 ? recommended : undefined;
         },
         { timeoutMs: 600_000, intervalMs: 2000 },
       );

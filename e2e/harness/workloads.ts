@@ -1,5 +1,5 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
-import type { KubeClients } from './kube.ts';
+import { httpStatusOf, type KubeClients } from './kube.ts';
 import { waitFor } from './wait.ts';
 
 export interface DeploymentSpec {
@@ -134,28 +134,37 @@ export async function restartDeployment(
   namespace: string,
   name: string,
 ): Promise<void> {
-  const deployment = await kube.apps.readNamespacedDeployment({
-    namespace,
-    name,
-  });
-  const annotations = {
-    ...deployment.spec?.template.metadata?.annotations,
-    'tandem.dev/restarted-at': new Date().toISOString(),
-  };
-  await kube.apps.patchNamespacedDeployment({
-    namespace,
-    name,
-    body: [
-      {
-        op: 'test',
-        path: '/metadata/resourceVersion',
-        value: deployment.metadata?.resourceVersion,
-      },
-      {
-        op: 'add',
-        path: '/spec/template/metadata/annotations',
-        value: annotations,
-      },
-    ],
-  });
+  // The test op guards the read annotations against a concurrent change; the HPA rescales
+  // the Deployment often, so a failed guard (422) is read again and retried.
+  for (let attempt = 1; ; attempt += 1) {
+    const deployment = await kube.apps.readNamespacedDeployment({
+      namespace,
+      name,
+    });
+    const annotations = {
+      ...deployment.spec?.template.metadata?.annotations,
+      'tandem.dev/restarted-at': new Date().toISOString(),
+    };
+    try {
+      await kube.apps.patchNamespacedDeployment({
+        namespace,
+        name,
+        body: [
+          {
+            op: 'test',
+            path: '/metadata/resourceVersion',
+            value: deployment.metadata?.resourceVersion,
+          },
+          {
+            op: 'add',
+            path: '/spec/template/metadata/annotations',
+            value: annotations,
+          },
+        ],
+      });
+      return;
+    } catch (error) {
+      if (httpStatusOf(error) !== 422 || attempt >= 10) throw error;
+    }
+  }
 }

@@ -120,7 +120,8 @@ describeLocal('npm start (the main job)', () => {
           return updated.length > 0 ? updated[0] : undefined;
         },
         { timeoutMs: 120_000, intervalMs: 1000 },
-        async () => stderr().slice(-500),
+        async () =>
+          `stdout: ${output().slice(-400)} stderr: ${stderr().slice(-400)}`,
       );
       expect(
         JSON.parse(
@@ -129,8 +130,8 @@ describeLocal('npm start (the main job)', () => {
         ),
       ).toEqual({
         app: {
-          requests: { cpu: '200m', memory: '256Mi' },
-          limits: { cpu: '400m', memory: '512Mi' },
+          requests: { cpu: '400m', memory: '256Mi' },
+          limits: { cpu: '800m', memory: '512Mi' },
         },
       });
 

@@ -5,6 +5,7 @@ import { findWorkspaceRoot } from '../workspace-root.js';
 import { admissionWebhookFigures } from './admission-webhook.bench.js';
 import { cliFigures } from './cli.bench.js';
 import { histogramFigures } from './histogram.bench.js';
+import { metricsAdapterFigures } from './metrics-adapter.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
 import { recommenderCycleFigures } from './recommender-cycle.bench.js';
 import { recommenderStartupFigures } from './recommender-startup.bench.js';
@@ -17,6 +18,7 @@ const figures: Figure[] = [
   ...(await cliFigures(findWorkspaceRoot())),
   ...(await recommenderStartupFigures(findWorkspaceRoot())),
   ...(await admissionWebhookFigures(findWorkspaceRoot())),
+  ...(await metricsAdapterFigures(findWorkspaceRoot())),
 ];
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${arch()}, Node ${process.versions.node}`;
 process.stdout.write(
