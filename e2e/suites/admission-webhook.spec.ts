@@ -1,5 +1,3 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import {
   AdmissionregistrationV1Api,
   type V1Container,
@@ -7,14 +5,10 @@ import {
 } from '@kubernetes/client-node';
 import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
 import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
-import {
-  clusterKubeconfig,
-  controlPlaneValue,
-  isLocalCluster,
-} from '../harness/cluster-env.ts';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
 import { httpStatusOf } from '../harness/kube.ts';
-import { DEPLOY_DIR, installTandemCrds } from '../harness/manifests.ts';
+import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { waitFor } from '../harness/wait.ts';
 import {
@@ -33,7 +27,6 @@ import {
 } from '../harness/webhook-process.ts';
 import { listPods, waitForRunningPods } from '../harness/workloads.ts';
 
-const run = promisify(execFile);
 const ORIGINALS = 'tandem.dev/original-resources';
 const CONFIGURATION = 'vpa-webhook-config';
 
@@ -416,29 +409,3 @@ describeLocal(
     });
   },
 );
-
-describe('the whole platform in deploy/ (kubectl apply -k, server-side dry run)', () => {
-  it('is accepted by the API server', async () => {
-    await kube.core
-      .createNamespace({ body: { metadata: { name: 'tandem-system' } } })
-      .catch((error: unknown) => {
-        if (httpStatusOf(error) !== 409) throw error;
-      });
-    const kubectl = isLocalCluster()
-      ? controlPlaneValue('TANDEM_CP_KUBECTL')
-      : 'kubectl';
-    const { stdout } = await run(kubectl, [
-      `--kubeconfig=${clusterKubeconfig()}`,
-      'apply',
-      '-k',
-      DEPLOY_DIR,
-      '--dry-run=server',
-    ]);
-    expect(stdout).toMatch(
-      /deployment.apps\/tandem-admission-webhook (created|configured|unchanged) \(server dry run\)/,
-    );
-    expect(stdout).toMatch(
-      /deployment.apps\/tandem-recommender (created|configured|unchanged) \(server dry run\)/,
-    );
-  });
-});
