@@ -59,6 +59,7 @@ export async function startMetricsAdapter(
   kube: KubeClients,
   kubeconfig: string,
   extraArgs: string[] = [],
+  { env }: { env?: Record<string, string> } = {},
 ): Promise<MetricsAdapter> {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-adapter-certs-'));
   const ca = createCertificateAuthority({
@@ -81,6 +82,7 @@ export async function startMetricsAdapter(
       '--metrics-cache-ttl=5s',
       ...extraArgs,
     ],
+    env,
     readyMessage: 'custom metrics API listening',
   });
   const port = Number(new URL(process.url).port);

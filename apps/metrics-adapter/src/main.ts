@@ -28,7 +28,11 @@ import {
   type RequestHeaderConfig,
 } from './auth/index.js';
 import { parseFlags } from './flags.js';
-import { metricRoutes, requestAttributes } from './metric-routes.js';
+import {
+  metricRoutes,
+  requestAttributes,
+  requestSpanName,
+} from './metric-routes.js';
 import { podTemplates } from './pod-templates.js';
 import { prometheusUsage } from './prometheus-usage.js';
 import { cachedUsage, metricsServerUsage } from './usage-source.js';
@@ -97,7 +101,7 @@ export async function main(
     synced() ? healthy : unhealthy('caches not synced yet');
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestSpans(telemetry.tracer));
+  app.use(requestSpans(telemetry.tracer, requestSpanName));
   app.use(
     opsRouter({
       registry: telemetry.metrics,

@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import type { Span } from '@opentelemetry/api';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
@@ -47,6 +48,17 @@ export interface MetricRoutesContext {
 /** metrics-server's resolution in seconds: the window the values describe. */
 const WINDOW_SECONDS = 60;
 
+/**
+ * The span of a request names what was asked (`custom_metrics.pods`,
+ * `custom_metrics.discovery-version`, …) rather than a route pattern.
+ */
+export function requestSpanName(request: Request): string {
+  const parsed = parseMetricPath(request.path);
+  return parsed.kind === 'not-found'
+    ? `${request.method} ${request.path}`
+    : `custom_metrics.${parsed.kind}`;
+}
+
 /** How a request is authorized: metric reads as the Go apiserver derives them (§1.3). */
 export function requestAttributes(request: Request): RequestAttributes {
   const parsed = parseMetricPath(request.path);
@@ -93,6 +105,13 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
     const parsed = parseMetricPath(request.path);
     const { code, body } = await answer(parsed, request, context);
     json(response, code, body);
+    if (parsed.kind === 'pods')
+      (response.locals as { span?: Span }).span?.setAttributes({
+        'k8s.namespace.name': parsed.namespace,
+        'tandem.metric.name': parsed.metric,
+        'tandem.metric.items':
+          (body as { items?: unknown[] }).items?.length ?? 0,
+      });
     context.metrics.requestDuration.observe(
       { kind: parsed.kind, code: String(code) },
       Number(process.hrtime.bigint() - started) / 1e9,

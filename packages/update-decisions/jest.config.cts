@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'update-decisions',
+  preset: '../../jest.preset.js',
+};
