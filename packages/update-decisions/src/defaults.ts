@@ -23,3 +23,17 @@ export const DEFERRED_RESIZE_TIMEOUT_MS = 5 * MINUTE_MS;
 
 /** `InProgressResizeUpdateTimeout`: a resize in progress this long falls back to eviction. */
 export const IN_PROGRESS_RESIZE_TIMEOUT_MS = HOUR_MS;
+
+/**
+ * `defaults` with the overrides that are set; an override left `undefined` (say, a flag the
+ * user did not give) keeps the default instead of blanking it.
+ */
+export function withDefaults<T extends object>(
+  defaults: T,
+  overrides: Partial<T> | undefined,
+): T {
+  const set = Object.entries(overrides ?? {}).filter(
+    ([, value]) => value !== undefined,
+  );
+  return { ...defaults, ...Object.fromEntries(set) };
+}

@@ -12,7 +12,8 @@ const DNS1123_LABEL_MAX_LENGTH = 63;
  * An empty annotation is an empty set, as upstream parses it.
  */
 export function observedContainers(pod: Pod): ReadonlySet<string> | undefined {
-  const value = pod.metadata?.annotations?.[PodAnnotation.vpaObservedContainers];
+  const value =
+    pod.metadata?.annotations?.[PodAnnotation.vpaObservedContainers];
   if (value === undefined) return undefined;
   if (value === '') return new Set();
   const names = value.split(LIST_SEPARATOR);

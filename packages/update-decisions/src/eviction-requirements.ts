@@ -1,0 +1,67 @@
+import {
+  currentContainerResources,
+  EvictionChangeRequirement,
+  parseQuantity,
+  ResourceName,
+  type EvictionRequirement,
+  type Pod,
+  type QuantityMap,
+  type ResourceList,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+import {
+  controlledEntries,
+  type ContainerRecommendations,
+} from './controlled-recommendation.js';
+
+/**
+ * Upstream's scaling-direction admission (`spec.updatePolicy.evictionRequirements`): the pod
+ * may be updated when at least one container with a recommendation either lacks a CPU or a
+ * memory request, or meets every requirement, where a requirement is met when at least one
+ * of its resources moves in the stated direction (target above or below the request,
+ * compared in milli-units, a missing value counting as 0). A VPA without `updatePolicy`
+ * admits every pod. `recommendation` is the processed one.
+ */
+export function meetsEvictionRequirements(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  recommendation: ContainerRecommendations | undefined,
+): boolean {
+  const updatePolicy = vpa.spec.updatePolicy;
+  if (updatePolicy === undefined) return true;
+  const requirements = updatePolicy.evictionRequirements ?? [];
+  const entries = controlledEntries(vpa, recommendation);
+  return pod.spec.containers.some((container) => {
+    const entry = entries.find(
+      (candidate) => candidate.containerName === container.name,
+    );
+    if (entry === undefined) return false;
+    const { requests } = currentContainerResources(pod, container.name);
+    if (!requests.has(ResourceName.cpu) || !requests.has(ResourceName.memory))
+      return true;
+    return requirements.every((requirement) =>
+      isMet(requirement, requests, entry.target ?? {}),
+    );
+  });
+}
+
+function isMet(
+  requirement: EvictionRequirement,
+  requests: QuantityMap,
+  target: ResourceList,
+): boolean {
+  return requirement.resources.some((resource) => {
+    const requested = requests.get(resource)?.milliValue() ?? 0n;
+    const targetText = target[resource];
+    const recommended =
+      targetText === undefined ? 0n : parseQuantity(targetText).milliValue();
+    switch (requirement.changeRequirement) {
+      case EvictionChangeRequirement.TargetHigherThanRequests:
+        return recommended > requested;
+      case EvictionChangeRequirement.TargetLowerThanRequests:
+        return recommended < requested;
+      default:
+        return false;
+    }
+  });
+}

@@ -1,0 +1,100 @@
+import {
+  withControlledRecommendation,
+  type AddOperation,
+} from '@tandem/admission';
+import {
+  computeContainerResources,
+  PodAnnotation,
+  type LimitRange,
+  type Pod,
+  type ResourceList,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+
+/**
+ * The JSON Patch to send to the pod's `resize` subresource: per container with a
+ * recommendation, the capped requests and, with RequestsAndLimits, limits in the original
+ * limit-to-request ratio, the same values the admission webhook sets at creation. Missing
+ * `resources`/`requests`/`limits` objects are added first; existing ones are kept. A
+ * container still carrying a CPU startup boost annotation is left to the un-boost.
+ * Empty when nothing is to be set: then there is nothing to resize. Values are listed by
+ * resource name. Throws `QuantityError` for a malformed quantity.
+ */
+export function inPlaceResizePatch(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[] = [],
+): AddOperation[] {
+  const annotations = pod.metadata?.annotations ?? {};
+  return computeContainerResources(
+    pod,
+    withControlledRecommendation(vpa),
+    limitRanges,
+  ).flatMap((resources) => {
+    const index = pod.spec.containers.findIndex(
+      (container) => container.name === resources.containerName,
+    );
+    const boostKey = `${PodAnnotation.vpaCpuStartupBoostPrefix}${resources.containerName}`;
+    if (index < 0 || annotations[boostKey] !== undefined) return [];
+    return containerOperations(pod, index, {
+      requests: resources.requests,
+      limits: resources.limits ?? {},
+    });
+  });
+}
+
+/**
+ * The normal (not `resize`) JSON Patch upstream sends after a successful resize: marks the
+ * pod `vpaInPlaceUpdated: "true"`, adding the annotations map where the pod has none.
+ */
+export function inPlaceUpdatedAnnotationPatch(pod: Pod): AddOperation[] {
+  return [
+    ...(pod.metadata?.annotations === undefined
+      ? [add(pointer('metadata', 'annotations'), {})]
+      : []),
+    add(
+      pointer('metadata', 'annotations', PodAnnotation.vpaInPlaceUpdated),
+      'true',
+    ),
+  ];
+}
+
+function containerOperations(
+  pod: Pod,
+  index: number,
+  values: { requests: ResourceList; limits: ResourceList },
+): AddOperation[] {
+  const current = pod.spec.containers[index]?.resources;
+  const path = ['spec', 'containers', index, 'resources'] as const;
+  const operations: AddOperation[] = [];
+  for (const field of ['requests', 'limits'] as const) {
+    const entries = Object.entries(values[field]).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    if (entries.length === 0) continue;
+    if (current === undefined && operations.length === 0) {
+      operations.push(add(pointer(...path), {}));
+    }
+    if (current?.[field] === undefined) {
+      operations.push(add(pointer(...path, field), {}));
+    }
+    for (const [resource, quantity] of entries) {
+      operations.push(add(pointer(...path, field, resource), quantity));
+    }
+  }
+  return operations;
+}
+
+/** RFC 6901 pointer; resource names such as `nvidia.com/gpu` need the `/` escaped. */
+function pointer(...segments: ReadonlyArray<string | number>): string {
+  return segments
+    .map(
+      (segment) =>
+        `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`,
+    )
+    .join('');
+}
+
+function add(path: string, value: unknown): AddOperation {
+  return { op: 'add', path, value };
+}

@@ -1,0 +1,219 @@
+import {
+  getUpdateMode,
+  UpdateMode,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+import { UPDATER_DEFAULTS, withDefaults } from './defaults.js';
+import {
+  replicaOwner,
+  replicaOwnerKey,
+  ReplicaOwnerKind,
+  type ReplicaOwner,
+} from './replica-groups.js';
+import { resizeFallback } from './resize-fallback.js';
+import { isResizeOngoing, readResizeState } from './resize-state.js';
+import { isLivePod, isPending, podId, type UpdaterPod } from './updater-pod.js';
+
+const RESTART_CONTAINER = 'RestartContainer';
+
+export interface UpdateRestrictionOptions {
+  /** `--min-replicas`; the VPA's `updatePolicy.minReplicas` overrides it. */
+  minReplicas: number;
+  /** `--eviction-tolerance`. */
+  evictionTolerance: number;
+  /**
+   * Tandem's opt-in, off by default: a group with exactly one live pod may be disrupted
+   * even below `minReplicas` (the workload is down while its only pod is replaced).
+   */
+  allowSingleReplica: boolean;
+  /**
+   * `--in-place-skip-disruption-budget`: in the in-place modes, a group below `minReplicas`
+   * may still be resized (never evicted), and a resize that restarts no container skips the
+   * tolerance check.
+   */
+  inPlaceSkipDisruptionBudget: boolean;
+}
+
+export interface UpdateRestrictionInput {
+  vpa: VerticalPodAutoscaler;
+  /** The VPA's pods; those not scheduled, finished or being deleted are ignored. */
+  pods: readonly UpdaterPod[];
+  /** The cycle's time: a resize that has not finished is judged against it. */
+  now: Date;
+  /**
+   * How many replicas the owner should have: `spec.replicas` of a ReplicationController,
+   * ReplicaSet or StatefulSet, `status.numberReady` of a DaemonSet. Undefined (not known)
+   * or 0 leaves the group alone, as upstream does. Not asked for Jobs: their live pods count.
+   */
+  configuredReplicas: (owner: ReplicaOwner) => number | undefined;
+  options?: Partial<UpdateRestrictionOptions>;
+}
+
+/** One replica group's counts (upstream `singleGroupStats`). */
+export interface ReplicaGroupStats {
+  owner: ReplicaOwner;
+  configured: number;
+  /** `trunc(configured × evictionTolerance)`: how many may be down at once. */
+  tolerance: number;
+  running: number;
+  pending: number;
+  /** Pods with a resize pending or in progress when the cycle began. */
+  resizing: number;
+  evicted: number;
+  resizedInPlace: number;
+  /** Kept only for in-place resizes (skip-disruption-budget); eviction is refused. */
+  belowMinReplicas: boolean;
+}
+
+/**
+ * How many pods of each replica group the updater may still disrupt in this cycle
+ * (upstream `pods_restriction_factory`, `PodsEvictionRestriction` and the budget part of
+ * `PodsInPlaceRestriction`). Build one per VPA per cycle; record each eviction or in-place
+ * resize the API server accepted, so later checks see it.
+ */
+export class UpdateRestriction {
+  private constructor(
+    private readonly groupByPod: ReadonlyMap<string, ReplicaGroupStats>,
+    /** The cycle's time, against which unfinished resizes are judged. */
+    readonly cycleTime: Date,
+    private readonly skipBudgetForInPlace: boolean,
+  ) {}
+
+  static create(input: UpdateRestrictionInput): UpdateRestriction {
+    const options = withDefaults<UpdateRestrictionOptions>(
+      {
+        minReplicas: UPDATER_DEFAULTS.minReplicas,
+        evictionTolerance: UPDATER_DEFAULTS.evictionTolerance,
+        allowSingleReplica: false,
+        inPlaceSkipDisruptionBudget:
+          UPDATER_DEFAULTS.inPlaceSkipDisruptionBudget,
+      },
+      input.options,
+    );
+    const mode = getUpdateMode(input.vpa);
+    const inPlaceMode =
+      mode === UpdateMode.InPlaceOrRecreate || mode === UpdateMode.InPlace;
+    const skipBudgetForInPlace =
+      inPlaceMode && options.inPlaceSkipDisruptionBudget;
+    const required =
+      input.vpa.spec.updatePolicy?.minReplicas ?? options.minReplicas;
+
+    const members = new Map<
+      string,
+      { owner: ReplicaOwner; pods: UpdaterPod[] }
+    >();
+    for (const pod of input.pods.filter(isLivePod)) {
+      const owner = replicaOwner(pod);
+      if (owner === undefined) continue;
+      const key = replicaOwnerKey(owner);
+      const group = members.get(key) ?? { owner, pods: [] };
+      group.pods.push(pod);
+      members.set(key, group);
+    }
+
+    const groupByPod = new Map<string, ReplicaGroupStats>();
+    for (const { owner, pods } of members.values()) {
+      const live = pods.length;
+      const singleReplicaAllowed = options.allowSingleReplica && live === 1;
+      const belowMinReplicas = live < required && !singleReplicaAllowed;
+      if (belowMinReplicas && !skipBudgetForInPlace) continue;
+      const configured =
+        owner.kind === ReplicaOwnerKind.Job
+          ? live
+          : input.configuredReplicas(owner);
+      if (configured === undefined || !(configured > 0)) continue;
+      const pending = pods.filter(isPending).length;
+      const stats: ReplicaGroupStats = {
+        owner,
+        configured,
+        tolerance: Math.trunc(configured * options.evictionTolerance),
+        running: live - pending,
+        pending,
+        resizing: pods.filter(isResizeOngoing).length,
+        evicted: 0,
+        resizedInPlace: 0,
+        belowMinReplicas,
+      };
+      for (const pod of pods) groupByPod.set(podId(pod), stats);
+    }
+    return new UpdateRestriction(groupByPod, input.now, skipBudgetForInPlace);
+  }
+
+  /** Whether the pod belongs to a replica group the updater may act on at all. */
+  isGrouped(pod: UpdaterPod): boolean {
+    return this.groupByPod.has(podId(pod));
+  }
+
+  /** A copy of the pod's group counts, or undefined when it has no group. */
+  groupOf(pod: UpdaterPod): Readonly<ReplicaGroupStats> | undefined {
+    const group = this.groupByPod.get(podId(pod));
+    return group && { ...group };
+  }
+
+  /**
+   * Whether evicting the pod keeps its group within tolerance. A Pending pod always may go;
+   * a pod whose resize has not finished only when InPlaceOrRecreate's fallback rules say the
+   * resize failed or stalled (`resizeFallback`).
+   */
+  canEvict(pod: UpdaterPod): boolean {
+    const group = this.groupByPod.get(podId(pod));
+    if (group === undefined) return false;
+    if (isPending(pod)) return true;
+    if (group.belowMinReplicas) return false;
+    if (!isDisruptable(group)) return false;
+    if (!isResizeOngoing(pod)) return true;
+    return (
+      resizeFallback(readResizeState(pod), this.cycleTime).action ===
+      'fall-back-to-eviction'
+    );
+  }
+
+  /** Counts an eviction the API server accepted (a Pending pod was not running: no count). */
+  recordEviction(pod: UpdaterPod): void {
+    const group = this.groupByPod.get(podId(pod));
+    if (group !== undefined && !isPending(pod)) group.evicted += 1;
+  }
+
+  /**
+   * Whether the group can afford a resize of the pod now. Pending pods are not resized. With
+   * skip-disruption-budget, a resize that restarts no container needs no budget. Whether a
+   * resize is already under way is `decideInPlaceUpdate`'s concern.
+   */
+  canResizeInPlace(pod: UpdaterPod): boolean {
+    const group = this.groupByPod.get(podId(pod));
+    if (group === undefined || isPending(pod)) return false;
+    if (this.skipBudgetForInPlace && !restartsAContainer(pod)) return true;
+    return isDisruptable(group);
+  }
+
+  /** Counts an in-place resize the API server accepted. */
+  recordInPlace(pod: UpdaterPod): void {
+    const group = this.groupByPod.get(podId(pod));
+    if (group !== undefined) group.resizedInPlace += 1;
+  }
+}
+
+/**
+ * Upstream `isPodDisruptable`: more pods are up than the group must keep, or, so that a
+ * small group (tolerance 0) is not stuck forever, all of them run and none has been touched
+ * in this cycle: then exactly one may go.
+ */
+function isDisruptable(group: ReplicaGroupStats): boolean {
+  const mustStayUp = group.configured - group.tolerance;
+  const stillUp = group.running - (group.evicted + group.resizedInPlace);
+  return (
+    stillUp > mustStayUp ||
+    (group.configured === group.running &&
+      group.tolerance === 0 &&
+      group.evicted === 0 &&
+      group.resizedInPlace === 0)
+  );
+}
+
+function restartsAContainer(pod: UpdaterPod): boolean {
+  return pod.spec.containers.some((container) =>
+    (container.resizePolicy ?? []).some(
+      (policy) => policy.restartPolicy === RESTART_CONTAINER,
+    ),
+  );
+}
