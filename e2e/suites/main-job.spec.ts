@@ -28,8 +28,11 @@ function captureOutput(child: ChildProcess): {
 
 describeLocal('npm start (the main job)', () => {
   it('brings up its own control plane with the demo workload, and tears everything down on Ctrl-C', async () => {
+    // Its own process group: if the test fails, the demo and every app it started go
+    // together, instead of leaving the apps orphaned.
     const child = spawn(process.execPath, [demo], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     const { stdout: output, stderr } = captureOutput(child);
     const exited = new Promise<number | null>((resolveExit) =>
@@ -162,7 +165,8 @@ describeLocal('npm start (the main job)', () => {
       expect(output()).toContain('stopped; nothing left running.');
       expect(existsSync(dirname(kubeconfig ?? ''))).toBe(false);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null && child.pid !== undefined)
+        process.kill(-child.pid, 'SIGKILL');
     }
   });
 });

@@ -38,6 +38,8 @@ export function reviewApp(options: ReviewAppOptions): Express {
   const { metrics, logger } = options;
   const app = express();
   app.disable('x-powered-by');
+  // Every review is answered once: an ETag would only cost a hash of every body.
+  app.set('etag', false);
   app.use(requestSpans(options.tracer, (request) => reviewSpanName(request)));
   app.use(
     opsRouter({

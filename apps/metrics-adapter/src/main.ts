@@ -101,6 +101,8 @@ export async function main(
     synced() ? healthy : unhealthy('caches not synced yet');
   const app = express();
   app.disable('x-powered-by');
+  // Answers are computed per request: an ETag would only cost a hash of every body.
+  app.set('etag', false);
   app.use(requestSpans(telemetry.tracer, requestSpanName));
   app.use(
     opsRouter({

@@ -232,6 +232,8 @@ async function podMetrics(
     .replace(/\.\d+Z$/, 'Z');
   const values: MetricValue[] = [];
   const reasons: string[] = [];
+  // Counted once per source and request, not per pod: a request covers every pod.
+  const measuredBy = new Map<string, number>();
   for (const pod of pods) {
     const view = podView(pod, context.templates.containersOf(pod));
     const result = podMetric(
@@ -240,7 +242,10 @@ async function podMetrics(
       metric,
       containerChoice.container,
     );
-    context.metrics.originals.inc({ source: result.originals });
+    measuredBy.set(
+      result.originals,
+      (measuredBy.get(result.originals) ?? 0) + 1,
+    );
     if (result.malformedAnnotation !== undefined) {
       context.metrics.malformedAnnotations.inc();
       context.logger.warn(
@@ -270,6 +275,8 @@ async function podMetrics(
       value: result.value,
     });
   }
+  for (const [source, count] of measuredBy)
+    context.metrics.originals.inc({ source }, count);
   if (parsed.name !== '*' && values.length === 0)
     return {
       code: 404,

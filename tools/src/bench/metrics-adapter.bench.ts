@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -82,6 +82,7 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     return [];
   }
   let adapter: ChildProcess | undefined;
+  const certDir = mkdtempSync(join(tmpdir(), 'tandem-bench-adapter-'));
   try {
     const kubeconfig = requireEnv(cluster, 'KUBECONFIG');
     const kubeConfig = new KubeConfig();
@@ -89,7 +90,6 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     await seed(kubeConfig);
     await waitForPodMetrics(kubeConfig);
 
-    const certDir = mkdtempSync(join(tmpdir(), 'tandem-bench-adapter-'));
     const ca = createCertificateAuthority();
     const files = await writeCertificateFiles(certDir, {
       ca,
@@ -189,6 +189,7 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     return figures;
   } finally {
     if (adapter !== undefined) await stop(adapter);
+    rmSync(certDir, { recursive: true, force: true });
     await cluster.stop();
   }
 }
