@@ -1,5 +1,6 @@
 import {
   AdmissionregistrationV1Api,
+  CoordinationV1Api,
   type V1Container,
   type V1Pod,
 } from '@kubernetes/client-node';
@@ -379,6 +380,30 @@ describeLocal(
       );
       const pod = await createPod('after-ca-rotation', { app: 'other' });
       expect(pod.metadata?.annotations?.[ORIGINALS]).toBeDefined();
+    });
+
+    it('renews upstream’s status Lease, which the updater reads as "the webhook is up"', async () => {
+      const leases = kube.config.makeApiClient(CoordinationV1Api);
+      const renewTime = async () => {
+        const lease = await leases.readNamespacedLease({
+          namespace: 'kube-system',
+          name: 'vpa-admission-controller',
+        });
+        return new Date(lease.spec?.renewTime ?? 0).getTime();
+      };
+      const first = await waitFor(
+        'the Lease kube-system/vpa-admission-controller',
+        async () => ((await renewTime()) > 0 ? renewTime() : undefined),
+        { timeoutMs: 15_000 },
+        async () => logTail(),
+      );
+      // --status-lease-update-interval=2s in the harness.
+      await waitFor(
+        'the status Lease to be renewed',
+        async () => ((await renewTime()) > first ? true : undefined),
+        { timeoutMs: 15_000 },
+        async () => logTail(),
+      );
     });
 
     it('exports upstream’s admission metrics', async () => {
