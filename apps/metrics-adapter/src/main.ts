@@ -6,6 +6,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import express from 'express';
 import {
   describeError,
+  indexByNamespace,
   kubeGetJson,
   loadKubeConfig,
   watchedCollection,
@@ -62,6 +63,8 @@ export async function main(
     path: '/api/v1/pods',
     onError: recovered('pods'),
   });
+  // Before the cache starts, so its first list arrives as events too.
+  const podsByNamespace = indexByNamespace(pods);
   const templates = podTemplates({
     kubeConfig,
     get: getJson,
@@ -123,8 +126,7 @@ export async function main(
   );
   app.use(
     metricRoutes({
-      podsIn: (namespace) =>
-        pods.list().filter((pod) => pod.metadata?.namespace === namespace),
+      podsIn: podsByNamespace.list,
       templates,
       usage,
       sourceName:

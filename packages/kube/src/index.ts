@@ -87,3 +87,4 @@ export {
   podMetricsSource,
   type PodContainerUsage,
 } from './pod-metrics-source.js';
+export { indexByNamespace, type NamespaceIndex } from './namespace-index.js';
