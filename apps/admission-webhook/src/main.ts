@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import {
+  backoffDelayMs,
   describeError,
   kubeGetJson,
   loadKubeConfig,
@@ -141,18 +142,26 @@ export async function main(
 
   await Promise.all([vpas.start(), limitRanges.start()]);
   logger.info('caches synced');
-  if (caBundle !== undefined) {
-    await caBundle
-      .current()
-      .then((caPem) => registrar.register(caPem))
-      .then(() => {
+  // Registration is retried with backoff until it succeeds (an API server that is down at
+  // start must not leave the webhook unregistered for good); the lease runs meanwhile.
+  const registration = (async () => {
+    if (caBundle === undefined) return;
+    for (let attempt = 1; !stopping.signal.aborted; attempt += 1) {
+      try {
+        await registrar.register(await caBundle.current());
         logger.info(
           { configuration: 'vpa-webhook-config' },
           'webhook registered',
         );
-      })
-      .catch(recovered('registration'));
-  }
+        return;
+      } catch (error) {
+        recovered('registration')(error);
+        await sleep(backoffDelayMs(attempt, Math.random()), undefined, {
+          signal: stopping.signal,
+        }).catch(() => undefined);
+      }
+    }
+  })();
 
   const lease = statusLease(kubeConfig, {
     name: flags.statusLeaseName,
@@ -167,6 +176,7 @@ export async function main(
   }
 
   logger.info('stopping');
+  await registration;
   caBundle?.close();
   await Promise.all([
     server.close(),
