@@ -4,6 +4,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   backoffDelayMs,
   describeError,
+  indexByNamespace,
   kubeGetJson,
   loadKubeConfig,
   vpaTargetResolution,
@@ -72,22 +73,27 @@ export async function main(
     namespace: flags.vpaObjectNamespace,
     onError: (kind, error) => recovered(`target-cache-${kind}`)(error),
   });
+  // Per-namespace indexes, subscribed before the caches start: a review reads its
+  // namespace's objects, not a copy of the cluster's.
+  const vpasByNamespace = indexByNamespace(vpas);
+  const limitRangesByNamespace = indexByNamespace(limitRanges);
   const ignored = new Set(flags.ignoredVpaObjectNamespaces);
-  const listVpas = () =>
-    (vpas.list() as unknown as VerticalPodAutoscaler[]).filter(
-      (vpa) => !ignored.has(vpa.metadata?.namespace ?? ''),
-    );
   const synced = () =>
     vpas.hasSynced && limitRanges.hasSynced && targets.hasSynced();
 
   const app = reviewApp({
     context: {
       vpasInNamespace: (namespace) =>
-        vpaCandidates(listVpas(), namespace, targets.resolve),
-      limitRanges: async (namespace) =>
-        (limitRanges.list() as unknown as LimitRange[]).filter(
-          (range) => range.metadata?.namespace === namespace,
+        vpaCandidates(
+          ignored.has(namespace)
+            ? []
+            : (vpasByNamespace.list(
+                namespace,
+              ) as unknown as VerticalPodAutoscaler[]),
+          targets.resolve,
         ),
+      limitRanges: async (namespace) =>
+        limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
       featureGates: flags.featureGates,
     },
     metrics,

@@ -11,17 +11,13 @@ import type {
  * unless a kind is met for the first time.
  */
 export async function vpaCandidates(
-  vpas: readonly VerticalPodAutoscaler[],
-  namespace: string,
+  vpasOfNamespace: readonly VerticalPodAutoscaler[],
   resolve: (vpa: VerticalPodAutoscaler) => Promise<VpaTarget>,
 ): Promise<
   { vpa: VerticalPodAutoscaler; selector: LabelSelector | undefined }[]
 > {
-  const inNamespace = vpas.filter(
-    (vpa) => vpa.metadata?.namespace === namespace,
-  );
   return Promise.all(
-    inNamespace.map(async (vpa) => {
+    vpasOfNamespace.map(async (vpa) => {
       const target = await resolve(vpa);
       return {
         vpa,

@@ -200,6 +200,11 @@ async function podMetrics(
       body: status(400, 'BadRequest', containerChoice.error),
     };
   const matches = compileLabelSelector(selector ?? {});
+  // Echoed on every item: parsed once per request (containerFromMetricSelector accepted it).
+  const metricSelector =
+    metricLabelSelector === undefined
+      ? undefined
+      : parseLabelSelector(metricLabelSelector);
   const pods = context
     .podsIn(parsed.namespace)
     .filter(
@@ -266,10 +271,7 @@ async function podMetrics(
       podName: view.name,
       namespace: view.namespace,
       metric,
-      selector:
-        metricLabelSelector === undefined
-          ? undefined
-          : parseLabelSelector(metricLabelSelector),
+      selector: metricSelector,
       timestamp,
       windowSeconds: WINDOW_SECONDS,
       value: result.value,

@@ -1,25 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AppsV1Api,
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
 } from '@kubernetes/client-node';
-import {
-  createCertificateAuthority,
-  issueServingCertificate,
-  writeCertificateFiles,
-} from '@tandem/serving';
 import { VPA_API_GROUP } from '@tandem/vpa-api';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { fixedRateLoad, quantile } from './fixed-rate-load.js';
 import { installCrds, requireEnv } from './recommender-startup.bench.js';
 import type { Figure } from './report.js';
+import {
+  loopbackCertificates,
+  startServedApp,
+  stopServedApp,
+} from './served-app.js';
 
 const NAMESPACE = 'bench-webhook';
 const RATES = [200, 500, 1000];
@@ -47,17 +45,29 @@ export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
     const kubeconfig = requireEnv(cluster, 'KUBECONFIG');
     await seed(root, cluster, kubeconfig);
     const certDir = mkdtempSync(join(tmpdir(), 'tandem-bench-webhook-'));
-    const ca = createCertificateAuthority();
-    const files = await writeCertificateFiles(certDir, {
-      ca,
-      serving: issueServingCertificate(ca, {
-        dnsNames: ['localhost'],
-        ipAddresses: ['127.0.0.1'],
-      }),
+    const { ca, files } = await loopbackCertificates(certDir);
+    const started = await startServedApp({
+      what: 'admission webhook',
+      bin: join(
+        root,
+        'apps',
+        'admission-webhook',
+        'bin',
+        'tandem-admission-webhook.mjs',
+      ),
+      args: [
+        `--kubeconfig=${kubeconfig}`,
+        `--client-ca-file=${files.caCertFile}`,
+        `--tls-cert-file=${files.certFile}`,
+        `--tls-private-key=${files.keyFile}`,
+        '--port=0',
+        '--address=127.0.0.1:0',
+        '--register-webhook=false',
+      ],
+      serverMessage: 'webhook server listening',
     });
-    const started = await startWebhook(root, kubeconfig, files);
     webhook = started.process;
-    const url = `https://127.0.0.1:${started.port}/`;
+    const url = `https://127.0.0.1:${new URL(started.serverUrl).port}/`;
     const load = {
       url,
       body: JSON.stringify(podReview()),
@@ -95,7 +105,7 @@ export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
     }
     return figures;
   } finally {
-    webhook?.kill('SIGTERM');
+    if (webhook !== undefined) await stopServedApp(webhook);
     await cluster.stop();
   }
 }
@@ -216,67 +226,4 @@ function podReview() {
       options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
     },
   };
-}
-
-async function startWebhook(
-  root: string,
-  kubeconfig: string,
-  files: { caCertFile: string; certFile: string; keyFile: string },
-): Promise<{ process: ChildProcess; port: number }> {
-  const child = spawn(
-    process.execPath,
-    [
-      join(
-        root,
-        'apps',
-        'admission-webhook',
-        'bin',
-        'tandem-admission-webhook.mjs',
-      ),
-      `--kubeconfig=${kubeconfig}`,
-      `--client-ca-file=${files.caCertFile}`,
-      `--tls-cert-file=${files.certFile}`,
-      `--tls-private-key=${files.keyFile}`,
-      '--port=0',
-      '--address=127.0.0.1:0',
-      '--register-webhook=false',
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const logged = (message: string) =>
-      output
-        .split('\n')
-        .filter((line) => line.includes(`"msg":"${message}"`))
-        .map((line) => JSON.parse(line) as { url: string })[0]?.url;
-    const webhookUrl = logged('webhook server listening');
-    const opsUrl = logged('ops server listening');
-    if (
-      webhookUrl !== undefined &&
-      opsUrl !== undefined &&
-      (await ready(opsUrl))
-    )
-      return { process: child, port: Number(new URL(webhookUrl).port) };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(
-        `the admission webhook did not become ready; output:\n${output.slice(-2000)}`,
-      );
-    }
-    await sleep(200);
-  }
-}
-
-function ready(opsUrl: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    request(`${opsUrl}/readyz`, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    })
-      .on('error', () => resolve(false))
-      .end();
-  });
 }

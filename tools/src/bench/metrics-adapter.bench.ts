@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -11,11 +11,6 @@ import {
   CustomObjectsApi,
   KubeConfig,
 } from '@kubernetes/client-node';
-import {
-  createCertificateAuthority,
-  issueServingCertificate,
-  writeCertificateFiles,
-} from '@tandem/serving';
 import { startControlPlane } from './control-plane.js';
 import {
   closedLoopLoad,
@@ -25,6 +20,11 @@ import {
 } from './fixed-rate-load.js';
 import { requireEnv } from './recommender-startup.bench.js';
 import type { Figure } from './report.js';
+import {
+  loopbackCertificates,
+  startServedApp,
+  stopServedApp,
+} from './served-app.js';
 
 const NAMESPACE = 'bench-metrics-adapter';
 const APP = 'web';
@@ -90,21 +90,31 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     await seed(kubeConfig);
     await waitForPodMetrics(kubeConfig);
 
-    const ca = createCertificateAuthority();
-    const files = await writeCertificateFiles(certDir, {
-      ca,
-      serving: issueServingCertificate(ca, {
-        dnsNames: ['localhost'],
-        ipAddresses: ['127.0.0.1'],
-      }),
+    const { ca, files } = await loopbackCertificates(certDir);
+    const profileDir = process.env.TANDEM_BENCH_ADAPTER_CPU_PROF;
+    const started = await startServedApp({
+      what: 'metrics adapter',
+      nodeArgs: profileDir
+        ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]
+        : [],
+      bin,
+      args: [
+        `--kubeconfig=${kubeconfig}`,
+        `--tls-cert-file=${files.certFile}`,
+        `--tls-private-key-file=${files.keyFile}`,
+        '--bind-address=127.0.0.1',
+        '--secure-port=0',
+        '--address=127.0.0.1:0',
+        `--metrics-cache-ttl=${CACHE_TTL}`,
+      ],
+      serverMessage: 'custom metrics API listening',
     });
-    const started = await startAdapter(bin, kubeconfig, files);
     adapter = started.process;
 
     // What kube-apiserver's aggregator presents (start.sh issues it for the same purpose).
     const pki = join(requireEnv(cluster, 'TANDEM_CP_STATE_DIR'), 'pki');
     const load: LoadRequest = {
-      url: `${started.apiUrl}/apis/custom.metrics.k8s.io/v1beta2/namespaces/${NAMESPACE}/pods/*/${METRIC}?labelSelector=${encodeURIComponent(`app=${APP}`)}`,
+      url: `${started.serverUrl}/apis/custom.metrics.k8s.io/v1beta2/namespaces/${NAMESPACE}/pods/*/${METRIC}?labelSelector=${encodeURIComponent(`app=${APP}`)}`,
       method: 'GET',
       headers: {
         accept: 'application/json',
@@ -188,7 +198,7 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     );
     return figures;
   } finally {
-    if (adapter !== undefined) await stop(adapter);
+    if (adapter !== undefined) await stopServedApp(adapter);
     rmSync(certDir, { recursive: true, force: true });
     await cluster.stop();
   }
@@ -342,76 +352,6 @@ async function sanityCheck(load: LoadRequest): Promise<void> {
     throw new Error(
       `expected 200 with ${PODS} items from ${load.url}, got ${status} with ${items ?? 'no'} items: ${body.slice(0, 1000)}`,
     );
-}
-
-async function startAdapter(
-  bin: string,
-  kubeconfig: string,
-  files: { certFile: string; keyFile: string },
-): Promise<{ process: ChildProcess; apiUrl: string; opsUrl: string }> {
-  const profileDir = process.env.TANDEM_BENCH_ADAPTER_CPU_PROF;
-  const child = spawn(
-    process.execPath,
-    [
-      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      bin,
-      `--kubeconfig=${kubeconfig}`,
-      `--tls-cert-file=${files.certFile}`,
-      `--tls-private-key-file=${files.keyFile}`,
-      '--bind-address=127.0.0.1',
-      '--secure-port=0',
-      '--address=127.0.0.1:0',
-      `--metrics-cache-ttl=${CACHE_TTL}`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    // Only the start-up lines matter; the rest is drained, not kept.
-    if (output.length < 100_000) output += chunk.toString();
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const logged = (message: string) =>
-      output
-        .split('\n')
-        .filter((line) => line.includes(`"msg":"${message}"`))
-        .map((line) => JSON.parse(line) as { url: string })[0]?.url;
-    const apiUrl = logged('custom metrics API listening');
-    const opsUrl = logged('ops server listening');
-    if (apiUrl !== undefined && opsUrl !== undefined && (await ready(opsUrl)))
-      return { process: child, apiUrl, opsUrl };
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(
-        `the metrics adapter did not become ready; output:\n${output.slice(-2000)}`,
-      );
-    }
-    await sleep(200);
-  }
-}
-
-/** SIGTERM, so a CPU profile gets written; SIGKILL if it has not exited in 15 s. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => resolve()),
-  );
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function ready(opsUrl: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    httpRequest(`${opsUrl}/readyz`, (response) => {
-      response.resume();
-      resolve(response.statusCode === 200);
-    })
-      .on('error', () => resolve(false))
-      .end();
-  });
 }
 
 /** One sample of the adapter's own /metrics on its ops server. */

@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  createCertificateAuthority,
+  issueServingCertificate,
+  writeCertificateFiles,
+  type CertificateFiles,
+  type CertificatePair,
+} from '@tandem/serving';
+
+/** A CA and a serving pair for 127.0.0.1, written into `dir` under upstream's file names. */
+export async function loopbackCertificates(
+  dir: string,
+): Promise<{ ca: CertificatePair; files: CertificateFiles }> {
+  const ca = createCertificateAuthority();
+  const files = await writeCertificateFiles(dir, {
+    ca,
+    serving: issueServingCertificate(ca, {
+      dnsNames: ['localhost'],
+      ipAddresses: ['127.0.0.1'],
+    }),
+  });
+  return { ca, files };
+}
+
+export interface ServedApp {
+  process: ChildProcess;
+  /** The `url` of the app's `serverMessage` log line (its HTTPS server). */
+  serverUrl: string;
+  /** Its ops server (/metrics, /healthz, /readyz). */
+  opsUrl: string;
+}
+
+/**
+ * Spawns a Tandem app that serves HTTPS (the webhook, the adapter) and resolves once both
+ * its servers have logged their URL and its /readyz answers 200 (caches synced). Start-up
+ * output is kept for the failure message; the rest is drained, not kept.
+ */
+export async function startServedApp({
+  what,
+  nodeArgs = [],
+  bin,
+  args,
+  serverMessage,
+}: {
+  what: string;
+  nodeArgs?: string[];
+  bin: string;
+  args: string[];
+  serverMessage: string;
+}): Promise<ServedApp> {
+  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (output.length < 100_000) output += chunk.toString();
+  });
+  const logged = (message: string) =>
+    output
+      .split('\n')
+      .filter((line) => line.includes(`"msg":"${message}"`))
+      .map((line) => JSON.parse(line) as { url: string })[0]?.url;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const serverUrl = logged(serverMessage);
+    const opsUrl = logged('ops server listening');
+    if (
+      serverUrl !== undefined &&
+      opsUrl !== undefined &&
+      (await ready(opsUrl))
+    )
+      return { process: child, serverUrl, opsUrl };
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(
+        `the ${what} did not become ready; output:\n${output.slice(-2000)}`,
+      );
+    }
+    await sleep(200);
+  }
+}
+
+/** SIGTERM, so a CPU profile gets written; SIGKILL if it has not exited in 15 s. */
+export async function stopServedApp(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => resolve()),
+  );
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function ready(opsUrl: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    request(`${opsUrl}/readyz`, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200);
+    })
+      .on('error', () => resolve(false))
+      .end();
+  });
+}
