@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelayMs, describeError } from '@tandem/kube';
+import {
+  backoffDelayMs,
+  describeError,
+  type EventRecorder,
+} from '@tandem/kube';
 import type { Logger } from '@tandem/telemetry';
 import { VPA_API_VERSION } from '@tandem/vpa-api';
-import type { WarningRecorder } from './event-recorder.js';
 import { type ClusterModel, objectKey } from './model/index.js';
 import type { RecommenderMetrics } from './recommender-metrics.js';
 import type { VpaStore } from './vpa-store.js';
@@ -17,7 +20,7 @@ export interface CheckpointLoaderOptions {
   namespace: string | undefined;
   logger: Logger;
   metrics: RecommenderMetrics;
-  recordWarning: WarningRecorder;
+  recordEvent: EventRecorder;
 }
 
 /**
@@ -55,7 +58,7 @@ export async function loadCheckpoints(
       `checkpoint skipped: ${result.error.message}`,
     );
     await options
-      .recordWarning(
+      .recordEvent(
         {
           apiVersion: VPA_API_VERSION,
           kind: 'VerticalPodAutoscaler',
@@ -63,6 +66,7 @@ export async function loadCheckpoints(
           name: vpaName,
           uid: vpa.object.metadata?.uid,
         },
+        'Warning',
         CORRUPT_CHECKPOINT_REASON,
         `Checkpoint ${name} was skipped and its history not loaded: ${result.error.message}`,
       )

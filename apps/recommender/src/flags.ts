@@ -11,6 +11,9 @@ import {
   parseNumberIn,
   parsePositiveInteger,
   parseNamespaceFilter,
+  leaderElectionFlagOptions,
+  parseLeaderElection,
+  type LeaderElectionFlags,
 } from '@tandem/flags';
 import {
   parseQuantity,
@@ -24,7 +27,7 @@ import {
 } from './history/prometheus-duration.js';
 
 /** The recommender's settings: upstream's flag names and defaults where one exists. */
-export interface RecommenderFlags {
+export interface RecommenderFlags extends LeaderElectionFlags {
   kubeconfig: string | undefined;
   recommenderName: string;
   recommenderIntervalMs: number;
@@ -38,12 +41,6 @@ export interface RecommenderFlags {
   memorySaver: boolean;
   vpaObjectNamespace: string | undefined;
   ignoredVpaObjectNamespaces: string[];
-  leaderElect: boolean;
-  leaderElectResourceName: string;
-  leaderElectResourceNamespace: string;
-  leaderElectLeaseDurationMs: number;
-  leaderElectRenewDeadlineMs: number;
-  leaderElectRetryPeriodMs: number;
   /** Upstream's estimator tuning flags (percentiles, margin, minimums, decay, OOM bump, rounding). */
   estimators: EstimatorSettings;
   /** The log level `--v` asks for when LOG_LEVEL is not set: `debug` from 5 up. */
@@ -108,44 +105,6 @@ function maxAllowed(resource: 'cpu' | 'memory', text: string): ResourceList {
   return { [resource]: text };
 }
 
-function leaseTimings(values: {
-  'leader-elect-lease-duration': string;
-  'leader-elect-renew-deadline': string;
-  'leader-elect-retry-period': string;
-}): Pick<
-  RecommenderFlags,
-  | 'leaderElectLeaseDurationMs'
-  | 'leaderElectRenewDeadlineMs'
-  | 'leaderElectRetryPeriodMs'
-> {
-  const lease = parseDuration(
-    values['leader-elect-lease-duration'],
-    'leader-elect-lease-duration',
-  );
-  const renew = parseDuration(
-    values['leader-elect-renew-deadline'],
-    'leader-elect-renew-deadline',
-  );
-  const retry = parseDuration(
-    values['leader-elect-retry-period'],
-    'leader-elect-retry-period',
-  );
-  // client-go's checks: a leader must renew before its lease runs out, retrying in between.
-  if (lease <= renew)
-    throw new FlagError(
-      '--leader-elect-lease-duration must be greater than --leader-elect-renew-deadline',
-    );
-  if (renew <= retry)
-    throw new FlagError(
-      '--leader-elect-renew-deadline must be greater than --leader-elect-retry-period',
-    );
-  return {
-    leaderElectLeaseDurationMs: lease,
-    leaderElectRenewDeadlineMs: renew,
-    leaderElectRetryPeriodMs: retry,
-  };
-}
-
 export { FlagError, parseDuration } from '@tandem/flags';
 
 /** Go-style booleans: `--name`, `--name=true` or `--name=false`. */
@@ -206,18 +165,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'memory-saver': { type: 'boolean', default: false },
         'vpa-object-namespace': { type: 'string', default: '' },
         'ignored-vpa-object-namespaces': { type: 'string', default: '' },
-        'leader-elect': { type: 'boolean', default: false },
-        'leader-elect-resource-name': {
-          type: 'string',
-          default: 'vpa-recommender-lease',
-        },
-        'leader-elect-resource-namespace': {
-          type: 'string',
-          default: 'kube-system',
-        },
-        'leader-elect-lease-duration': { type: 'string', default: '15s' },
-        'leader-elect-renew-deadline': { type: 'string', default: '10s' },
-        'leader-elect-retry-period': { type: 'string', default: '2s' },
+        ...leaderElectionFlagOptions('vpa-recommender-lease'),
         'container-recommendation-max-allowed-cpu': {
           type: 'string',
           default: '',
@@ -309,10 +257,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     memorySaver: values['memory-saver'],
     vpaObjectNamespace: namespaces.only,
     ignoredVpaObjectNamespaces: namespaces.ignored,
-    leaderElect: values['leader-elect'],
-    leaderElectResourceName: values['leader-elect-resource-name'],
-    leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
-    ...leaseTimings(values),
+    ...parseLeaderElection(values),
     globalMaxAllowed: {
       ...maxAllowed('cpu', values['container-recommendation-max-allowed-cpu']),
       ...maxAllowed(

@@ -1,4 +1,3 @@
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CoreV1Event,
@@ -7,9 +6,10 @@ import type {
 } from '@kubernetes/client-node';
 import {
   describeError,
+  eventRecorder,
   podMetricsSource,
   kubeGetJson,
-  LeaderElector,
+  startLeadership,
   loadKubeConfig,
   vpaTargetResolution,
   watchedCollection,
@@ -24,7 +24,6 @@ import {
 import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
 import { loadCheckpoints } from './checkpoint-loader.js';
 import { loadVpas, runCycle, type CycleContext } from './cycle.js';
-import { warningRecorder } from './event-recorder.js';
 import { FlagError, parseFlags } from './flags.js';
 import { loadPrometheusHistory } from './history/load-prometheus-history.js';
 import {
@@ -195,32 +194,10 @@ export async function main(
       namespace,
       logger,
       metrics,
-      recordWarning: warningRecorder(kubeConfig),
+      recordEvent: eventRecorder(kubeConfig, 'tandem-recommender'),
     });
 
-  let leading = !flags.leaderElect;
-  const elector = flags.leaderElect
-    ? new LeaderElector({
-        name: flags.leaderElectResourceName,
-        namespace: flags.leaderElectResourceNamespace,
-        leaseDurationMs: flags.leaderElectLeaseDurationMs,
-        renewDeadlineMs: flags.leaderElectRenewDeadlineMs,
-        retryPeriodMs: flags.leaderElectRetryPeriodMs,
-        identity: process.env['POD_NAME'] ?? `${hostname()}-${process.pid}`,
-        kubeConfig,
-        onStartedLeading: () => {
-          leading = true;
-          logger.info('started leading');
-        },
-        onStoppedLeading: (reason) => {
-          leading = false;
-          logger.warn({ reason }, 'stopped leading');
-        },
-        onError: (error) =>
-          logger.warn(`leader election: ${describeError(error)}`),
-      })
-    : undefined;
-  elector?.start();
+  const leadership = startLeadership(flags, kubeConfig, logger);
 
   // Upstream's ticker: the first cycle one interval after start-up, then every interval.
   while (!stopping.signal.aborted) {
@@ -228,7 +205,7 @@ export async function main(
       signal: stopping.signal,
     }).catch(() => undefined);
     if (stopping.signal.aborted) break;
-    if (!leading) continue;
+    if (!leadership.isLeading()) continue;
     const nowMs = Date.now();
     try {
       const summary = await runCycle(context, nowMs);
@@ -246,7 +223,7 @@ export async function main(
   }
 
   logger.info('stopping');
-  await elector?.stop();
+  await leadership.stop();
   await Promise.all([
     vpas.stop(),
     pods.stop(),

@@ -17,3 +17,8 @@ export {
   parseNamespaceFilter,
   type NamespaceFilter,
 } from './namespace-filter.js';
+export {
+  leaderElectionFlagOptions,
+  parseLeaderElection,
+  type LeaderElectionFlags,
+} from './leader-election.js';

@@ -88,3 +88,15 @@ export {
   type PodContainerUsage,
 } from './pod-metrics-source.js';
 export { indexByNamespace, type NamespaceIndex } from './namespace-index.js';
+export {
+  startLeadership,
+  type Leadership,
+  type LeadershipSettings,
+} from './leadership.js';
+export {
+  eventRecorder,
+  type EventRecorder,
+  type EventSubject,
+  type EventType,
+} from './event-recorder.js';
+export { TokenBucket } from './token-bucket.js';

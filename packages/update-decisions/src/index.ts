@@ -76,3 +76,8 @@ export {
   inPlaceResizePatch,
   inPlaceUpdatedAnnotationPatch,
 } from './resize-patch.js';
+export { podsByControllingVpa } from './controlled-pods.js';
+export {
+  isAdmissionStatusFresh,
+  type StatusLease,
+} from './admission-status.js';

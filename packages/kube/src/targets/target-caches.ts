@@ -23,6 +23,12 @@ export interface TargetCaches {
     namespace: string,
     name: string,
   ): Promise<TargetObject | undefined>;
+  /** The well-known controller object itself, as listed (the updater reads its replicas). */
+  object(
+    kind: WellKnownKind,
+    namespace: string,
+    name: string,
+  ): Promise<KubernetesObject | undefined>;
   /** True when every cache started so far has completed its first list. */
   hasSynced(): boolean;
   stop(): Promise<void>;
@@ -96,15 +102,24 @@ export function targetCaches({
     }
   };
 
+  const object = async (
+    kind: WellKnownKind,
+    objectNamespace: string,
+    name: string,
+  ) => {
+    if (stopped) throw new Error('the target caches were stopped');
+    const entry = started.get(kind) ?? startCache(kind);
+    await waitForSync(kind, entry);
+    return entry.cache.get(objectNamespace, name);
+  };
+
   return {
+    object,
     async read(kind, objectNamespace, name) {
-      if (stopped) throw new Error('the target caches were stopped');
-      const entry = started.get(kind) ?? startCache(kind);
-      await waitForSync(kind, entry);
-      const object = entry.cache.get(objectNamespace, name);
-      return object === undefined
+      const found = await object(kind, objectNamespace, name);
+      return found === undefined
         ? undefined
-        : wellKnownTarget(kind, object as ControllerObject);
+        : wellKnownTarget(kind, found as ControllerObject);
     },
     hasSynced: () =>
       [...started.values()].every((entry) => entry.cache.hasSynced),

@@ -1,14 +1,21 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { VerticalPodAutoscaler, VpaTarget } from '@tandem/vpa-api';
 import { kubeGetJson, type GetJson } from '../kube-get.js';
 import type { WatchLike } from '../list-watch-cache.js';
 import { scaleTargets } from './scale-target.js';
 import { targetCaches } from './target-caches.js';
 import { targetResolver } from './target-resolver.js';
+import type { WellKnownKind } from './well-known-kinds.js';
 
 export interface VpaTargetResolution {
   /** The VPA's target selector, or why it is unsupported; never throws for a bad target. */
   resolve(vpa: VerticalPodAutoscaler): Promise<VpaTarget>;
+  /** A well-known controller from the same caches (undefined when it does not exist). */
+  controller(
+    kind: WellKnownKind,
+    namespace: string,
+    name: string,
+  ): Promise<KubernetesObject | undefined>;
   /** True when every target cache started so far has completed its first list (readiness). */
   hasSynced(): boolean;
   /** Stops the target caches; `resolve` then reports every well-known target unreadable. */
@@ -39,6 +46,7 @@ export function vpaTargetResolution(options: {
   });
   return {
     resolve,
+    controller: caches.object,
     hasSynced: caches.hasSynced,
     stop: caches.stop,
   };

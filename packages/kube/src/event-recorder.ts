@@ -9,18 +9,23 @@ export interface EventSubject {
   uid?: string;
 }
 
-/** Writes core/v1 Warning events, e.g. on a VPA whose checkpoint could not be read. */
-export type WarningRecorder = (
+export type EventType = 'Normal' | 'Warning';
+
+/** Writes one core/v1 Event about `subject`. */
+export type EventRecorder = (
   subject: EventSubject,
+  type: EventType,
   reason: string,
   message: string,
 ) => Promise<void>;
 
-const COMPONENT = 'tandem-recommender';
-
-export function warningRecorder(kubeConfig: KubeConfig): WarningRecorder {
+/** Events written as `component` (their `source` and `reportingComponent`). */
+export function eventRecorder(
+  kubeConfig: KubeConfig,
+  component: string,
+): EventRecorder {
   const core = kubeConfig.makeApiClient(CoreV1Api);
-  return async (subject, reason, message) => {
+  return async (subject, type, reason, message) => {
     const now = new Date();
     await core.createNamespacedEvent({
       namespace: subject.namespace,
@@ -33,11 +38,11 @@ export function warningRecorder(kubeConfig: KubeConfig): WarningRecorder {
           name: subject.name,
           ...(subject.uid === undefined ? {} : { uid: subject.uid }),
         },
-        type: 'Warning',
+        type,
         reason,
         message,
-        source: { component: COMPONENT },
-        reportingComponent: COMPONENT,
+        source: { component },
+        reportingComponent: component,
         firstTimestamp: now,
         lastTimestamp: now,
         count: 1,

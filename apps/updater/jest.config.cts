@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'updater',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,196 @@
+import { parseArgs } from 'node:util';
+import {
+  FlagError,
+  goStyleArgs,
+  ignoredKlogFlags,
+  KLOG_BOOLEAN_FLAGS,
+  KLOG_NO_OP_FLAG_OPTIONS,
+  leaderElectionFlagOptions,
+  parseAddress,
+  parseDuration,
+  parseFeatureGates,
+  parseLeaderElection,
+  parseNamespaceFilter,
+  parseNumberIn,
+  parsePositiveInteger,
+  verbosityLogLevel,
+  type LeaderElectionFlags,
+  type ListenAddress,
+} from '@tandem/flags';
+import type { FeatureGates } from '@tandem/vpa-api';
+
+/** The updater's settings: upstream's updater flags, names and defaults, and Tandem's own. */
+export interface UpdaterFlags extends LeaderElectionFlags {
+  kubeconfig: string | undefined;
+  updaterIntervalMs: number;
+  minReplicas: number;
+  evictionTolerance: number;
+  /** `--eviction-rate-limit`: evictions (and, separately, resizes) a second; ≤ 0 is none. */
+  evictionRateLimit: number;
+  evictionRateBurst: number;
+  /** `--address`: the ops server (/metrics, /healthz, /readyz). */
+  address: ListenAddress;
+  useAdmissionControllerStatus: boolean;
+  admissionControllerStatusLeaseName: string;
+  /** Empty means `$NAMESPACE`, else kube-system. */
+  admissionControllerStatusLeaseNamespace: string;
+  admissionControllerStatusLeaseTimeoutMs: number;
+  inPlaceSkipDisruptionBudget: boolean;
+  podUpdateThreshold: number;
+  podLifetimeThresholdMs: number;
+  evictAfterOomThresholdMs: number;
+  featureGates: FeatureGates;
+  vpaObjectNamespace: string | undefined;
+  ignoredVpaObjectNamespaces: string[];
+  /** Tandem: log what would be done, change nothing. */
+  dryRun: boolean;
+  /** Tandem: a workload with a single replica may have it replaced (it is down meanwhile). */
+  allowSingleReplica: boolean;
+  /** Tandem: VPAs in mode Auto are resized in place first, as InPlaceOrRecreate. */
+  inPlaceForAuto: boolean;
+  verbosityLogLevel: 'info' | 'debug';
+  /** klog flags given on the command line, accepted and ignored (one warning). */
+  ignoredFlags: string[];
+}
+
+/** Upstream's updater gates (all alpha, off by default); Tandem has no CPU startup boost yet. */
+const FEATURE_GATES = {
+  InPlace: { default: false, implemented: true },
+  PerVPAConfig: { default: false, implemented: true },
+  CPUStartupBoost: { default: false, implemented: false },
+} as const;
+
+const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
+  'use-admission-controller-status',
+  'in-place-skip-disruption-budget',
+  'leader-elect',
+  'profiling',
+  'dry-run',
+  'allow-single-replica',
+  'in-place-for-auto',
+  ...KLOG_BOOLEAN_FLAGS,
+]);
+
+export function parseFlags(argv: readonly string[]): UpdaterFlags {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: goStyleArgs(argv, BOOLEAN_FLAGS),
+      strict: true,
+      options: {
+        kubeconfig: { type: 'string' },
+        'updater-interval': { type: 'string', default: '1m' },
+        'min-replicas': { type: 'string', default: '2' },
+        'eviction-tolerance': { type: 'string', default: '0.5' },
+        'eviction-rate-limit': { type: 'string', default: '-1' },
+        'eviction-rate-burst': { type: 'string', default: '1' },
+        address: { type: 'string', default: ':8943' },
+        'use-admission-controller-status': { type: 'boolean', default: true },
+        'admission-controller-status-lease-name': {
+          type: 'string',
+          default: 'vpa-admission-controller',
+        },
+        'admission-controller-status-lease-namespace': {
+          type: 'string',
+          default: '',
+        },
+        'admission-controller-status-lease-timeout': {
+          type: 'string',
+          default: '1m',
+        },
+        'in-place-skip-disruption-budget': { type: 'boolean', default: false },
+        'pod-update-threshold': { type: 'string', default: '0.1' },
+        'in-recommendation-bounds-eviction-lifetime-threshold': {
+          type: 'string',
+          default: '12h',
+        },
+        'evict-after-oom-threshold': { type: 'string', default: '10m' },
+        'feature-gates': { type: 'string', default: '' },
+        'vpa-object-namespace': { type: 'string', default: '' },
+        'ignored-vpa-object-namespaces': { type: 'string', default: '' },
+        ...leaderElectionFlagOptions('vpa-updater'),
+        'dry-run': { type: 'boolean', default: false },
+        'allow-single-replica': { type: 'boolean', default: false },
+        'in-place-for-auto': { type: 'boolean', default: false },
+        // Client-side rate limits of upstream's client; the updater's writes are paced by
+        // --eviction-rate-limit instead.
+        'kube-api-qps': { type: 'string', default: '5' },
+        'kube-api-burst': { type: 'string', default: '10' },
+        profiling: { type: 'boolean', default: false },
+        v: { type: 'string', default: '4' },
+        ...KLOG_NO_OP_FLAG_OPTIONS,
+      },
+    }));
+  } catch (error) {
+    throw new FlagError((error as Error).message);
+  }
+  const namespaces = parseNamespaceFilter(
+    values['vpa-object-namespace'],
+    values['ignored-vpa-object-namespaces'],
+  );
+  parseNumberIn(values['kube-api-qps'], 'kube-api-qps', 0);
+  parsePositiveInteger(values['kube-api-burst'], 'kube-api-burst');
+  const evictionRateLimit = parseRate(values['eviction-rate-limit']);
+  const evictionRateBurst = parsePositiveInteger(
+    values['eviction-rate-burst'],
+    'eviction-rate-burst',
+  );
+  return {
+    kubeconfig: values.kubeconfig,
+    updaterIntervalMs: parseDuration(
+      values['updater-interval'],
+      'updater-interval',
+    ),
+    minReplicas: parsePositiveInteger(values['min-replicas'], 'min-replicas'),
+    evictionTolerance: parseNumberIn(
+      values['eviction-tolerance'],
+      'eviction-tolerance',
+      0,
+      1,
+    ),
+    evictionRateLimit,
+    evictionRateBurst,
+    address: parseAddress(values.address, 'address'),
+    useAdmissionControllerStatus: values['use-admission-controller-status'],
+    admissionControllerStatusLeaseName:
+      values['admission-controller-status-lease-name'],
+    admissionControllerStatusLeaseNamespace:
+      values['admission-controller-status-lease-namespace'],
+    admissionControllerStatusLeaseTimeoutMs: parseDuration(
+      values['admission-controller-status-lease-timeout'],
+      'admission-controller-status-lease-timeout',
+    ),
+    inPlaceSkipDisruptionBudget: values['in-place-skip-disruption-budget'],
+    podUpdateThreshold: parseNumberIn(
+      values['pod-update-threshold'],
+      'pod-update-threshold',
+      0,
+    ),
+    podLifetimeThresholdMs: parseDuration(
+      values['in-recommendation-bounds-eviction-lifetime-threshold'],
+      'in-recommendation-bounds-eviction-lifetime-threshold',
+    ),
+    evictAfterOomThresholdMs: parseDuration(
+      values['evict-after-oom-threshold'],
+      'evict-after-oom-threshold',
+    ),
+    featureGates: parseFeatureGates(values['feature-gates'], FEATURE_GATES),
+    vpaObjectNamespace: namespaces.only,
+    ignoredVpaObjectNamespaces: namespaces.ignored,
+    ...parseLeaderElection(values),
+    dryRun: values['dry-run'],
+    allowSingleReplica: values['allow-single-replica'],
+    inPlaceForAuto: values['in-place-for-auto'],
+    verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
+    ignoredFlags: ignoredKlogFlags(values),
+  };
+}
+
+/** `--eviction-rate-limit`: a number of evictions a second; 0 or less (upstream: -1) is none. */
+function parseRate(text: string): number {
+  return text.startsWith('-')
+    ? -parseNumberIn(text.slice(1), 'eviction-rate-limit', 0)
+    : parseNumberIn(text, 'eviction-rate-limit', 0);
+}
+
+export { FlagError };

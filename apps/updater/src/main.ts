@@ -1,0 +1,263 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CoordinationV1Api,
+  type KubernetesObject,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import {
+  describeError,
+  eventRecorder,
+  httpStatusOf,
+  indexByNamespace,
+  kubeGetJson,
+  loadKubeConfig,
+  startLeadership,
+  TokenBucket,
+  vpaTargetResolution,
+  watchedCollection,
+} from '@tandem/kube';
+import {
+  cycleHealth,
+  healthy,
+  startOpsServer,
+  startTelemetry,
+  unhealthy,
+} from '@tandem/telemetry';
+import {
+  InfeasibleResizes,
+  isAdmissionStatusFresh,
+  ReplicaOwnerKind,
+  type ReplicaOwner,
+  type UpdaterPod,
+} from '@tandem/update-decisions';
+import type { LimitRange, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import { runUpdaterCycle, type UpdaterCycleContext } from './cycle.js';
+import { FlagError, parseFlags } from './flags.js';
+import { dryRunActions, kubePodActions } from './pod-actions.js';
+import { updaterMetrics } from './updater-metrics.js';
+
+const PROGRAM = 'tandem-updater';
+
+/** Runs the updater until SIGTERM/SIGINT; returns the exit code. */
+export async function main(
+  argv: readonly string[],
+  version: string,
+): Promise<number> {
+  let flags;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`${PROGRAM}: ${error.message}\n`);
+    return 2;
+  }
+  const telemetry = startTelemetry({
+    serviceName: PROGRAM,
+    serviceVersion: version,
+    env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
+  });
+  const { logger } = telemetry;
+  if (flags.ignoredFlags.length > 0)
+    logger.warn({ flags: flags.ignoredFlags }, 'klog flags ignored');
+  const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  const metrics = updaterMetrics(telemetry.metrics);
+  const recover = (kind: string, message: string, fields: object = {}) => {
+    metrics.recoveredErrors.inc({ kind });
+    logger.warn({ kind, ...fields }, message);
+  };
+  const onCacheError = (kind: string) => (error: unknown) =>
+    recover(kind, `cache recovered: ${describeError(error)}`);
+
+  const getJson = kubeGetJson(kubeConfig);
+  const scope =
+    flags.vpaObjectNamespace === undefined
+      ? ''
+      : `/namespaces/${flags.vpaObjectNamespace}`;
+  const collection = <T extends KubernetesObject>(
+    kind: string,
+    path: string,
+    fieldSelector?: string,
+  ) =>
+    watchedCollection<T>({
+      kubeConfig,
+      get: getJson,
+      path,
+      fieldSelector,
+      onError: onCacheError(kind),
+    });
+  const vpas = collection(
+    'vpa-cache',
+    `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
+  );
+  // Upstream's pod reflector: scheduled and not finished.
+  const pods = collection<V1Pod>(
+    'pod-cache',
+    `/api/v1${scope}/pods`,
+    'spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed',
+  );
+  const limitRanges = collection(
+    'limitrange-cache',
+    `/api/v1${scope}/limitranges`,
+  );
+  const limitRangesByNamespace = indexByNamespace(limitRanges);
+  const targets = vpaTargetResolution({
+    kubeConfig,
+    get: getJson,
+    namespace: flags.vpaObjectNamespace,
+    onError: (kind, error) => onCacheError(`target-cache-${kind}`)(error),
+  });
+  const configuredReplicas = async (owner: ReplicaOwner) => {
+    const object = (await targets.controller(
+      owner.kind === ReplicaOwnerKind.Job ? 'Job' : owner.kind,
+      owner.namespace,
+      owner.name,
+    )) as
+      | { spec?: { replicas?: number }; status?: { numberReady?: number } }
+      | undefined;
+    return owner.kind === ReplicaOwnerKind.DaemonSet
+      ? object?.status?.numberReady
+      : object?.spec?.replicas;
+  };
+
+  const statusLeaseNamespace =
+    flags.admissionControllerStatusLeaseNamespace ||
+    process.env['NAMESPACE'] ||
+    'kube-system';
+  const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
+  const admissionControllerAlive = async () => {
+    try {
+      const lease = await coordination.readNamespacedLease({
+        name: flags.admissionControllerStatusLeaseName,
+        namespace: statusLeaseNamespace,
+      });
+      return isAdmissionStatusFresh(
+        lease,
+        Date.now(),
+        flags.admissionControllerStatusLeaseTimeoutMs,
+      );
+    } catch (error) {
+      if (httpStatusOf(error) !== 404)
+        recover(
+          'admission-status',
+          `admission controller status unreadable: ${describeError(error)}`,
+        );
+      return false;
+    }
+  };
+
+  const stopping = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => stopping.abort());
+
+  const context: UpdaterCycleContext = {
+    intervalMs: flags.updaterIntervalMs,
+    ignoredNamespaces: new Set(flags.ignoredVpaObjectNamespaces),
+    // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
+    listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
+    listPods: () => pods.list() as unknown as UpdaterPod[],
+    resolveTarget: targets.resolve,
+    admissionControllerAlive: flags.useAdmissionControllerStatus
+      ? admissionControllerAlive
+      : undefined,
+    limitRanges: (namespace) =>
+      limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
+    configuredReplicas,
+    settings: {
+      featureGates: flags.featureGates,
+      thresholds: {
+        podUpdateThreshold: flags.podUpdateThreshold,
+        podLifetimeThresholdMs: flags.podLifetimeThresholdMs,
+        evictAfterOomThresholdMs: flags.evictAfterOomThresholdMs,
+        featureGates: flags.featureGates,
+      },
+      restriction: {
+        minReplicas: flags.minReplicas,
+        evictionTolerance: flags.evictionTolerance,
+        allowSingleReplica: flags.allowSingleReplica,
+        inPlaceSkipDisruptionBudget: flags.inPlaceSkipDisruptionBudget,
+      },
+      inPlaceForAuto: flags.inPlaceForAuto,
+    },
+    actions: flags.dryRun ? dryRunActions : kubePodActions(kubeConfig),
+    recordEvent: eventRecorder(kubeConfig, PROGRAM),
+    // Two buckets with the same settings, as upstream: resizes do not use up evictions.
+    evictionLimiter: new TokenBucket(
+      flags.evictionRateLimit,
+      flags.evictionRateBurst,
+    ),
+    inPlaceLimiter: new TokenBucket(
+      flags.evictionRateLimit,
+      flags.evictionRateBurst,
+    ),
+    infeasible: new InfeasibleResizes(),
+    dryRun: flags.dryRun,
+    sleep: (ms) =>
+      sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined),
+    recover,
+    tracer: telemetry.tracer,
+    logger,
+    metrics,
+  };
+
+  const startedMs = Date.now();
+  let lastSuccessMs: number | undefined;
+  const ops = await startOpsServer({
+    ...flags.address,
+    registry: telemetry.metrics,
+    health: () =>
+      cycleHealth({
+        nowMs: Date.now(),
+        lastSuccessMs,
+        startedMs,
+        intervalMs: flags.updaterIntervalMs,
+      }),
+    readiness: () =>
+      vpas.hasSynced && pods.hasSynced && limitRanges.hasSynced
+        ? healthy
+        : unhealthy('caches not synced yet'),
+  });
+  logger.info({ url: ops.url, dryRun: flags.dryRun }, 'ops server listening');
+
+  await Promise.all([vpas.start(), pods.start(), limitRanges.start()]);
+  logger.info('caches synced');
+  const leadership = startLeadership(flags, kubeConfig, logger);
+
+  // Upstream's ticker: the first cycle one interval after start-up, then every interval.
+  while (!stopping.signal.aborted) {
+    await sleep(flags.updaterIntervalMs, undefined, {
+      signal: stopping.signal,
+    }).catch(() => undefined);
+    if (stopping.signal.aborted) break;
+    if (!leadership.isLeading()) continue;
+    const now = new Date();
+    try {
+      const summary = await runUpdaterCycle(context, now);
+      context.infeasible.retainOnly(
+        pods.list().map((pod) => pod.metadata?.uid ?? ''),
+      );
+      lastSuccessMs = Date.now();
+      logger.info(
+        { ...summary, durationMs: lastSuccessMs - now.getTime() },
+        'cycle done',
+      );
+    } catch (error) {
+      recover(
+        'cycle',
+        `cycle failed; the next one retries: ${describeError(error)}`,
+      );
+    }
+  }
+
+  logger.info('stopping');
+  await leadership.stop();
+  limitRangesByNamespace.close();
+  await Promise.all([
+    vpas.stop(),
+    pods.stop(),
+    limitRanges.stop(),
+    targets.stop(),
+    ops.close(),
+  ]);
+  await telemetry.shutdown();
+  return 0;
+}

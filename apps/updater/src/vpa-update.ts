@@ -1,0 +1,258 @@
+import {
+  decideInPlaceUpdate,
+  decidePodUpdate,
+  orderForUpdate,
+  replicaOwner,
+  replicaOwnerKey,
+  updaterRecommendation,
+  updaterStrategy,
+  UpdateRestriction,
+  podId,
+  type PodUpdateDecision,
+  type ReplicaOwner,
+  type UpdateRestrictionOptions,
+  type UpdateThresholds,
+  type UpdaterPod,
+} from '@tandem/update-decisions';
+import {
+  getUpdateMode,
+  UpdateMode,
+  type FeatureGates,
+  type LimitRange,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+import {
+  evictPod,
+  resizePod,
+  vpaKey,
+  type PodUpdateContext,
+  type PodUpdateScope,
+} from './pod-updates.js';
+import { vpaSizeLog2 } from './updater-metrics.js';
+
+export interface VpaUpdateSettings {
+  featureGates: FeatureGates;
+  thresholds: Partial<UpdateThresholds>;
+  restriction: Partial<UpdateRestrictionOptions>;
+  /** `--in-place-for-auto`: mode Auto resizes in place first, as InPlaceOrRecreate. */
+  inPlaceForAuto: boolean;
+}
+
+export interface VpaUpdateContext extends PodUpdateContext {
+  settings: VpaUpdateSettings;
+  limitRanges(namespace: string): readonly LimitRange[];
+  /** How many replicas the owner should have; undefined when unknown (the group is left alone). */
+  configuredReplicas(owner: ReplicaOwner): Promise<number | undefined>;
+}
+
+/** What one VPA's pass did, for the cycle's gauges and summary. */
+export interface VpaUpdateTally {
+  sizeLabel: string;
+  updateMode: string;
+  controlled: number;
+  evictable: number;
+  evicted: number;
+  inPlaceUpdatable: number;
+  resized: number;
+  /** The rate limiter ran out before the deadline: the cycle acts no more. */
+  stopped: boolean;
+}
+
+interface Candidate {
+  pod: UpdaterPod;
+  decision: PodUpdateDecision;
+}
+
+/**
+ * One VPA's pass over its live pods: upstream's priority decides which pods to update and in
+ * what order; then pods are evicted (Recreate, Auto) or resized in place with eviction as
+ * the fallback (InPlaceOrRecreate; InPlace never evicts), as far as the replica groups'
+ * budgets and the rate limiters allow.
+ */
+export async function updateVpa(
+  context: VpaUpdateContext,
+  declared: VerticalPodAutoscaler,
+  pods: readonly UpdaterPod[],
+  now: Date,
+  deadlineMs: number,
+): Promise<VpaUpdateTally> {
+  const { settings } = context;
+  const vpa = effectiveVpa(declared, settings.inPlaceForAuto);
+  const tally: VpaUpdateTally = {
+    sizeLabel: vpaSizeLog2(pods.length),
+    updateMode: getUpdateMode(declared),
+    controlled: pods.length,
+    evictable: 0,
+    evicted: 0,
+    inPlaceUpdatable: 0,
+    resized: 0,
+    stopped: false,
+  };
+  const strategy = updaterStrategy(vpa, settings.featureGates);
+  if (strategy === 'none') {
+    context.logger.warn(
+      { vpa: vpaKey(vpa) },
+      'update mode InPlace needs the InPlace feature gate; VPA skipped',
+    );
+    return tally;
+  }
+  const namespace = vpa.metadata?.namespace ?? '';
+  const configured = await replicaCounts(context, pods);
+  const scope: PodUpdateScope = {
+    vpa,
+    restriction: UpdateRestriction.create({
+      vpa,
+      pods,
+      now,
+      configuredReplicas: (owner) => configured.get(replicaOwnerKey(owner)),
+      options: settings.restriction,
+    }),
+    limitRanges: context.limitRanges(namespace),
+    sizeLabel: tally.sizeLabel,
+    deadlineMs,
+  };
+  const candidates = orderForUpdate(
+    pods.flatMap((pod) => candidateOf(context, scope, pod, now)),
+    (candidate) => candidate.decision,
+  );
+
+  if (strategy === 'evict') {
+    tally.evictable = candidates.filter(({ pod }) =>
+      scope.restriction.canEvict(pod),
+    ).length;
+    for (const { pod, decision } of candidates) {
+      if (!scope.restriction.canEvict(pod)) continue;
+      const step = await evictPod(context, scope, pod, decision.reason);
+      if (step === 'evicted') tally.evicted += 1;
+      if (step === 'stop') return { ...tally, stopped: true };
+    }
+    return tally;
+  }
+
+  const fallbacks: { pod: UpdaterPod; reason: string }[] = [];
+  for (const { pod, decision } of candidates) {
+    const uid = pod.metadata?.uid ?? '';
+    const inPlace = decideInPlaceUpdate({
+      pod,
+      vpa,
+      restriction: scope.restriction,
+      featureGates: settings.featureGates,
+      lastInfeasible: context.infeasible.lastAttempt(uid),
+    });
+    if (inPlace.recordInfeasible && vpa.status?.recommendation !== undefined)
+      context.infeasible.record(uid, vpa.status.recommendation);
+    const fields = { pod: podId(pod), vpa: vpaKey(vpa), why: inPlace.reason };
+    switch (inPlace.action) {
+      case 'resize-in-place': {
+        tally.inPlaceUpdatable += 1;
+        const step = await resizePod(context, scope, pod, decision.reason);
+        if (step === 'resized') tally.resized += 1;
+        if (step === 'stop') return { ...tally, stopped: true };
+        if (step === 'failed' && strategy === 'resize-in-place-or-evict')
+          fallbacks.push({
+            pod,
+            reason: `${decision.reason}; the in-place resize failed`,
+          });
+        break;
+      }
+      case 'fall-back-to-eviction':
+        fallbacks.push({
+          pod,
+          reason: `${decision.reason}; ${inPlace.reason}`,
+        });
+        break;
+      case 'skip':
+        context.logger.debug(fields, 'pod skipped');
+        break;
+      case 'wait':
+        context.logger.debug(fields, 'pod waits');
+        break;
+    }
+  }
+  for (const { pod, reason } of fallbacks) {
+    if (!scope.restriction.canEvict(pod)) continue;
+    tally.evictable += 1;
+    const step = await evictPod(context, scope, pod, reason);
+    if (step === 'evicted') tally.evicted += 1;
+    if (step === 'stop') return { ...tally, stopped: true };
+  }
+  return tally;
+}
+
+/** The pod with its update decision when it should be updated; a bad quantity skips it. */
+function candidateOf(
+  context: VpaUpdateContext,
+  scope: PodUpdateScope,
+  pod: UpdaterPod,
+  now: Date,
+): Candidate[] {
+  try {
+    const decision = decidePodUpdate({
+      pod,
+      vpa: scope.vpa,
+      recommendation: updaterRecommendation(pod, scope.vpa, scope.limitRanges),
+      now,
+      lastInfeasible: context.infeasible.lastAttempt(pod.metadata?.uid ?? ''),
+      thresholds: context.settings.thresholds,
+    });
+    if (!decision.update) {
+      if (
+        getUpdateMode(scope.vpa) === UpdateMode.InPlace &&
+        context.infeasible.lastAttempt(pod.metadata?.uid ?? '') !== undefined
+      )
+        context.metrics.inPlaceInfeasibleSkipPods.inc({
+          vpa_size_log2: scope.sizeLabel,
+        });
+      context.logger.debug(
+        { pod: podId(pod), vpa: vpaKey(scope.vpa), why: decision.reason },
+        'pod left as it is',
+      );
+      return [];
+    }
+    return [{ pod, decision }];
+  } catch (error) {
+    context.recover(
+      'pod-decision',
+      `pod skipped: ${(error as Error).message}`,
+      { pod: podId(pod), vpa: vpaKey(scope.vpa) },
+    );
+    return [];
+  }
+}
+
+/** The configured replicas of every owner among the pods, read once per VPA pass. */
+async function replicaCounts(
+  context: VpaUpdateContext,
+  pods: readonly UpdaterPod[],
+): Promise<Map<string, number | undefined>> {
+  const owners = new Map<string, ReplicaOwner>();
+  for (const pod of pods) {
+    const owner = replicaOwner(pod);
+    if (owner !== undefined) owners.set(replicaOwnerKey(owner), owner);
+  }
+  const counts = new Map<string, number | undefined>();
+  await Promise.all(
+    [...owners].map(async ([key, owner]) => {
+      counts.set(key, await context.configuredReplicas(owner));
+    }),
+  );
+  return counts;
+}
+
+/** The VPA the decisions read: with `--in-place-for-auto`, mode Auto acts as InPlaceOrRecreate. */
+function effectiveVpa(
+  vpa: VerticalPodAutoscaler,
+  inPlaceForAuto: boolean,
+): VerticalPodAutoscaler {
+  if (!inPlaceForAuto || getUpdateMode(vpa) !== UpdateMode.Auto) return vpa;
+  return {
+    ...vpa,
+    spec: {
+      ...vpa.spec,
+      updatePolicy: {
+        ...vpa.spec.updatePolicy,
+        updateMode: UpdateMode.InPlaceOrRecreate,
+      },
+    },
+  };
+}

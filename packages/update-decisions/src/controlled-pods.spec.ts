@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { chooseVpa, type VpaCandidate } from '@tandem/admission';
+import type { LabelSelector } from '@tandem/vpa-api';
+import { podsByControllingVpa } from './controlled-pods.js';
+import { container, podWith, vpaWith } from './updater.fixtures.js';
+import type { UpdaterPod } from './updater-pod.js';
+
+function candidate(
+  name: string,
+  selector: LabelSelector | undefined,
+  options: { namespace?: string; created?: string } = {},
+): VpaCandidate {
+  const vpa = vpaWith(undefined);
+  vpa.metadata = {
+    name,
+    namespace: options.namespace ?? 'demo',
+    creationTimestamp: options.created ?? '2026-01-01T00:00:00Z',
+  };
+  return { vpa, selector };
+}
+
+function pod(
+  name: string,
+  labels: Record<string, string>,
+  namespace = 'demo',
+): UpdaterPod {
+  const made = podWith([container('app')], { name, namespace });
+  made.metadata = { ...made.metadata, labels };
+  return made;
+}
+
+const namesOf = (result: ReturnType<typeof podsByControllingVpa>) =>
+  Object.fromEntries(
+    [...result].map(([vpa, pods]) => [
+      vpa.metadata?.name,
+      pods.map((p) => p.metadata?.name),
+    ]),
+  );
+
+describe('podsByControllingVpa', () => {
+  it('gives each pod to the VPA whose selector matches it, in its own namespace', () => {
+    const result = podsByControllingVpa(
+      [
+        candidate('web', { matchLabels: { app: 'web' } }),
+        candidate('api', { matchLabels: { app: 'api' } }),
+        candidate(
+          'other-ns',
+          { matchLabels: { app: 'web' } },
+          {
+            namespace: 'elsewhere',
+          },
+        ),
+      ],
+      [
+        pod('web-1', { app: 'web' }),
+        pod('api-1', { app: 'api', tier: 'x' }),
+        pod('lonely', { app: 'db' }),
+      ],
+    );
+    expect(namesOf(result)).toEqual({ web: ['web-1'], api: ['api-1'] });
+  });
+
+  it('picks the oldest, then the smallest name, when several match', () => {
+    const result = podsByControllingVpa(
+      [
+        candidate('b', { matchLabels: { app: 'web' } }),
+        candidate('a', { matchLabels: { app: 'web' } }),
+        candidate(
+          'young',
+          { matchLabels: { app: 'web' } },
+          {
+            created: '2026-06-01T00:00:00Z',
+          },
+        ),
+      ],
+      [pod('web-1', { app: 'web' })],
+    );
+    expect(namesOf(result)).toEqual({ a: ['web-1'] });
+  });
+
+  it('matches selectors made of expressions only, and ignores unusable ones', () => {
+    const result = podsByControllingVpa(
+      [
+        candidate('expr', {
+          matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }],
+        }),
+        candidate('unresolved', undefined),
+        candidate('invalid', {
+          matchExpressions: [{ key: 'app', operator: 'Near', values: [] }],
+        }),
+      ],
+      [pod('web-1', { app: 'web' })],
+    );
+    expect(namesOf(result)).toEqual({ expr: ['web-1'] });
+  });
+
+  it('agrees with the admission webhook’s choice for every pod', () => {
+    const labelValue = fc.constantFrom('a', 'b', 'c');
+    const labels = fc.dictionary(fc.constantFrom('app', 'tier'), labelValue);
+    const selector = fc.oneof(
+      fc.record({ matchLabels: labels }),
+      fc.record({
+        matchExpressions: fc.constant([
+          { key: 'tier', operator: 'Exists', values: [] as string[] },
+        ]),
+      }),
+      fc.record({
+        matchLabels: labels,
+        matchExpressions: fc.constant([
+          { key: 'app', operator: 'NotIn', values: ['c'] },
+        ]),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(selector, fc.constantFrom('x', 'y'), fc.nat(3)), {
+          maxLength: 6,
+        }),
+        fc.array(fc.tuple(labels, fc.constantFrom('x', 'y')), {
+          maxLength: 8,
+        }),
+        (vpaSpecs, podSpecs) => {
+          const candidates = vpaSpecs.map(([sel, ns, day], index) =>
+            candidate(`vpa-${index}`, sel as LabelSelector, {
+              namespace: ns,
+              created: `2026-01-0${day + 1}T00:00:00Z`,
+            }),
+          );
+          const pods = podSpecs.map(([podLabels, ns], index) =>
+            pod(`pod-${index}`, podLabels, ns),
+          );
+          const result = podsByControllingVpa(candidates, pods);
+          for (const each of pods) {
+            const expected = chooseVpa(
+              candidates.filter(
+                (c) => c.vpa.metadata?.namespace === each.metadata?.namespace,
+              ),
+              each.metadata?.labels,
+            );
+            const actual = [...result].find(([, list]) =>
+              list.includes(each),
+            )?.[0];
+            expect(actual).toBe(expected);
+          }
+        },
+      ),
+    );
+  });
+});

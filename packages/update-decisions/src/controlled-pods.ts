@@ -1,0 +1,92 @@
+import { controllingVpa, type VpaCandidate } from '@tandem/admission';
+import {
+  compileLabelSelector,
+  type LabelSelectorMatcher,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+import type { UpdaterPod } from './updater-pod.js';
+
+interface CompiledCandidate {
+  vpa: VerticalPodAutoscaler;
+  matcher: LabelSelectorMatcher;
+}
+
+/** Candidates of one namespace, indexed by one `matchLabels` pair each (most selectors have one). */
+interface NamespaceCandidates {
+  byLabel: Map<string, CompiledCandidate[]>;
+  /** Selectors without `matchLabels`: tried against every pod. */
+  unindexed: CompiledCandidate[];
+}
+
+/**
+ * Each live pod's controlling VPA among `candidates` (the VPAs the updater acts on, with
+ * their targets' selectors), as upstream picks it: the VPAs of the pod's namespace whose
+ * selector matches its labels, then the oldest, then the smallest name. A candidate
+ * without a selector, or with one that does not compile, controls nothing.
+ *
+ * A selector is compiled once and filed under one of its `matchLabels` pairs, so a pod is
+ * only tried against the selectors that share one of its labels: with thousands of VPAs
+ * in a namespace, a cycle stays linear in pods.
+ */
+export function podsByControllingVpa(
+  candidates: readonly VpaCandidate[],
+  pods: Iterable<UpdaterPod>,
+): Map<VerticalPodAutoscaler, UpdaterPod[]> {
+  const namespaces = indexCandidates(candidates);
+  const controlled = new Map<VerticalPodAutoscaler, UpdaterPod[]>();
+  for (const pod of pods) {
+    const inNamespace = namespaces.get(pod.metadata?.namespace ?? '');
+    if (inNamespace === undefined) continue;
+    const labels = pod.metadata?.labels ?? {};
+    const tried = [
+      ...inNamespace.unindexed,
+      ...Object.entries(labels).flatMap(
+        ([key, value]) => inNamespace.byLabel.get(labelKey(key, value)) ?? [],
+      ),
+    ];
+    const vpa = controllingVpa(
+      tried
+        .filter((candidate) => candidate.matcher.matches(labels))
+        .map((candidate) => candidate.vpa),
+    );
+    if (vpa === undefined) continue;
+    const list = controlled.get(vpa) ?? [];
+    list.push(pod);
+    controlled.set(vpa, list);
+  }
+  return controlled;
+}
+
+function indexCandidates(
+  candidates: readonly VpaCandidate[],
+): Map<string, NamespaceCandidates> {
+  const namespaces = new Map<string, NamespaceCandidates>();
+  for (const { vpa, selector } of candidates) {
+    if (selector === undefined) continue;
+    let matcher: LabelSelectorMatcher;
+    try {
+      matcher = compileLabelSelector(selector);
+    } catch {
+      continue;
+    }
+    const namespace = vpa.metadata?.namespace ?? '';
+    const entry: NamespaceCandidates = namespaces.get(namespace) ?? {
+      byLabel: new Map(),
+      unindexed: [],
+    };
+    namespaces.set(namespace, entry);
+    const compiled = { vpa, matcher };
+    const [first] = Object.entries(selector.matchLabels ?? {});
+    if (first === undefined) {
+      entry.unindexed.push(compiled);
+      continue;
+    }
+    const key = labelKey(...first);
+    entry.byLabel.set(key, [...(entry.byLabel.get(key) ?? []), compiled]);
+  }
+  return namespaces;
+}
+
+function labelKey(key: string, value: string): string {
+  return `${key}\u0000${value}`;
+}
