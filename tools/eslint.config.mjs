@@ -1,8 +1,8 @@
 import baseConfig from '../eslint.config.mjs';
 
-// The benchmarks run the recommender's cycle in memory, so tools may import the modules
-// the app exports (`@nx/enforce-module-boundaries` forbids importing apps otherwise); the
-// rest of the base rule's options stay as they are.
+// The benchmarks run the recommender's and the updater's cycles in memory, so tools may
+// import the modules those apps export (`@nx/enforce-module-boundaries` forbids importing
+// apps otherwise); the rest of the base rule's options stay as they are.
 const RULE = '@nx/enforce-module-boundaries';
 const base = baseConfig.find((config) => config.rules?.[RULE] !== undefined);
 if (base === undefined)
@@ -16,7 +16,14 @@ export default [
     rules: {
       [RULE]: [
         level,
-        { ...options, allow: [...options.allow, '@tandem/recommender/*'] },
+        {
+          ...options,
+          allow: [
+            ...options.allow,
+            '@tandem/recommender/*',
+            '@tandem/updater/*',
+          ],
+        },
       ],
     },
   },

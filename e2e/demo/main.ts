@@ -20,7 +20,11 @@ import {
   startWebhook,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
-import { createDeployment, restartDeployment } from '../harness/workloads.ts';
+import {
+  startUpdater,
+  type UpdaterProcess,
+} from '../harness/updater-process.ts';
+import { createDeployment } from '../harness/workloads.ts';
 import { demoLoad } from './load-profile.ts';
 
 const NAMESPACE = 'tandem-demo';
@@ -38,6 +42,7 @@ const controlPlane = await startLocalControlPlane();
 // Filled in as the apps start, so a Ctrl-C during set-up stops what is already running.
 const apps: {
   recommender?: RecommenderProcess;
+  updater?: UpdaterProcess;
   webhook?: AppProcess;
   adapter?: MetricsAdapter;
   loads: LoadDriver[];
@@ -52,6 +57,7 @@ async function shutDown(signal: string): Promise<void> {
   await Promise.all([
     ...apps.loads.map((load) => load.stop()),
     apps.recommender?.stop(),
+    apps.updater?.stop(),
     apps.webhook?.stop(),
     apps.adapter?.stop(),
   ]);
@@ -168,9 +174,20 @@ const recommender = await startRecommender({
 });
 apps.recommender = recommender;
 
-// Until the updater lands, the demo recreates the pods once, after the first
-// recommendations, so the webhook gives the new pods the recommended requests.
-void restartOnFirstRecommendation();
+// The updater evicts pods whose requests stray from the recommendation, one replica at a
+// time, and the webhook gives their replacements the recommended requests. Upstream waits
+// 12 hours before it replaces a pod whose requests are merely within the recommended range;
+// the demo shortens that to a minute, and lets a workload the HPA shrank to one pod be
+// updated too.
+apps.updater = await startUpdater({
+  kubeconfig: controlPlane.kubeconfig,
+  intervalSeconds: 10,
+  extraArgs: [
+    `--vpa-object-namespace=${NAMESPACE}`,
+    '--in-recommendation-bounds-eviction-lifetime-threshold=1m',
+    '--min-replicas=1',
+  ],
+});
 
 const kubectl = controlPlane.env.get('TANDEM_CP_KUBECTL') ?? 'kubectl';
 process.stdout.write(`
@@ -181,52 +198,17 @@ Tandem demo is running (Ctrl-C stops it and cleans up).
 
 Two identical Deployments, native and tandem (400m CPU requested each pod), share the same
 total load, swinging between 100m and 500m every five minutes; each has a VPA and an HPA at
-${HPA_TARGET_PERCENT} %. Once the recommender has written the VPAs' recommendations (a minute or two) the demo
-recreates the pods and the admission webhook gives them the recommended, lower, requests.
+${HPA_TARGET_PERCENT} %. Once the recommender has written the VPAs' recommendations (a minute or two) the
+updater evicts the pods one by one and the admission webhook gives their replacements the
+recommended, lower, requests.
 Then watch the hpa lines: native's TARGETS jumps well above ${HPA_TARGET_PERCENT} % and its REPLICAS climb for
 the same load, because it divides by the lowered request; tandem's TARGETS stays where the
 load puts it, because the metrics adapter divides by the request the Deployment declared
 (each pod keeps it in tandem.dev/original-resources).
 
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
-kwok, metrics-server) and, as host processes, Tandem's recommender (10 s cycles), admission
-webhook (${webhook.url}) and metrics adapter (${apps.adapter.url}); logs in
-${controlPlane.logDir}. The updater joins here when it lands.
+kwok, metrics-server) and, as host processes, Tandem's recommender and updater (10 s cycles),
+admission webhook (${webhook.url}) and metrics adapter (${apps.adapter.url}); logs in
+${controlPlane.logDir}.
 `);
 process.stdout.write('demo ready\n');
-
-async function restartOnFirstRecommendation(): Promise<void> {
-  try {
-    for (const name of WORKLOADS)
-      await waitFor(
-        `the ${name} VPA to get a recommendation`,
-        async () => {
-          const vpa = (await kube.customObjects.getNamespacedCustomObject({
-            group: 'autoscaling.k8s.io',
-            version: 'v1',
-            namespace: NAMESPACE,
-            plural: 'verticalpodautoscalers',
-            name,
-          })) as {
-            status?: {
-              recommendation?: { containerRecommendations?: unknown[] };
-            };
-          };
-          const recommended =
-            vpa.status?.recommendation?.containerRecommendations ?? [];
-          return recommended.length > 0 ? recommended : undefined;
-        },
-        { timeoutMs: 600_000, intervalMs: 2000 },
-      );
-    for (const name of WORKLOADS)
-      await restartDeployment(kube, NAMESPACE, name);
-    process.stdout.write(
-      'recommendations written: pods recreated through the admission webhook\n',
-    );
-  } catch (error) {
-    if (!stopping)
-      process.stderr.write(
-        `demo restart skipped: ${(error as Error).message}\n`,
-      );
-  }
-}

@@ -83,6 +83,11 @@ export interface VpaObjects {
   ): Promise<Checkpoint>;
   /** The checkpoint, or undefined when there is none. */
   readCheckpoint(name: string): Promise<Checkpoint | undefined>;
+  /** Writes a recommendation into the status, as a recommender would. */
+  writeRecommendation(
+    name: string,
+    containerRecommendations: ContainerRecommendation[],
+  ): Promise<void>;
   /** Replaces the status with `{}`, so the next written recommendation is a change. */
   clearStatus(name: string): Promise<void>;
   /**
@@ -161,6 +166,20 @@ export function vpaObjects(
         if (httpStatusOf(error) === 404) return undefined;
         throw error;
       }
+    },
+    async writeRecommendation(name, containerRecommendations) {
+      await kube.customObjects.patchNamespacedCustomObjectStatus({
+        ...base(),
+        plural: VPAS,
+        name,
+        body: [
+          {
+            op: 'add',
+            path: '/status',
+            value: { recommendation: { containerRecommendations } },
+          },
+        ],
+      });
     },
     async clearStatus(name) {
       await kube.customObjects.patchNamespacedCustomObjectStatus({

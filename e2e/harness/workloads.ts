@@ -1,5 +1,5 @@
 import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
-import { httpStatusOf, type KubeClients } from './kube.ts';
+import type { KubeClients } from './kube.ts';
 import { waitFor } from './wait.ts';
 
 export interface DeploymentSpec {
@@ -122,49 +122,4 @@ export async function runDeployment(
 ): Promise<V1Pod[]> {
   await createDeployment(kube, namespace, spec);
   return waitForRunningPods(kube, namespace, spec.name, spec.replicas);
-}
-
-/**
- * `kubectl rollout restart`: a new template annotation, so the Deployment replaces every pod
- * (and each new pod passes the admission webhook). Until the updater lands, suites and the
- * demo use it to bring pods to their recommendation.
- */
-export async function restartDeployment(
-  kube: KubeClients,
-  namespace: string,
-  name: string,
-): Promise<void> {
-  // The test op guards the read annotations against a concurrent change; the HPA rescales
-  // the Deployment often, so a failed guard (422) is read again and retried.
-  for (let attempt = 1; ; attempt += 1) {
-    const deployment = await kube.apps.readNamespacedDeployment({
-      namespace,
-      name,
-    });
-    const annotations = {
-      ...deployment.spec?.template.metadata?.annotations,
-      'tandem.dev/restarted-at': new Date().toISOString(),
-    };
-    try {
-      await kube.apps.patchNamespacedDeployment({
-        namespace,
-        name,
-        body: [
-          {
-            op: 'test',
-            path: '/metadata/resourceVersion',
-            value: deployment.metadata?.resourceVersion,
-          },
-          {
-            op: 'add',
-            path: '/spec/template/metadata/annotations',
-            value: annotations,
-          },
-        ],
-      });
-      return;
-    } catch (error) {
-      if (httpStatusOf(error) !== 422 || attempt >= 10) throw error;
-    }
-  }
 }

@@ -104,8 +104,8 @@ describeLocal('npm start (the main job)', () => {
         async () => stderr().slice(-500),
       );
 
-      // The main job's admission webhook: after the demo's one restart, the pods carry the
-      // recommended requests and what the Deployment declared.
+      // The main job's updater and admission webhook: once the updater has evicted a pod, its
+      // replacement carries the recommended requests and what the Deployment declared.
       const updatedPod = await waitFor(
         'the demo pods to come up through the webhook with the recommendation',
         async () => {

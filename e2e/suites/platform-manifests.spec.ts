@@ -31,6 +31,11 @@ describe('the whole platform in deploy/ (kubectl apply -k, server-side dry run)'
     for (const object of [
       'deployment.apps/tandem-recommender',
       'deployment.apps/tandem-admission-webhook',
+      'deployment.apps/tandem-updater',
+      'clusterrole.rbac.authorization.k8s.io/tandem-updater',
+      'role.rbac.authorization.k8s.io/tandem-updater',
+      'service/tandem-updater-metrics',
+      'poddisruptionbudget.policy/tandem-updater',
       'deployment.apps/tandem-metrics-adapter',
       'apiservice.apiregistration.k8s.io/v1beta2.custom.metrics.k8s.io',
       'apiservice.apiregistration.k8s.io/v1beta1.custom.metrics.k8s.io',

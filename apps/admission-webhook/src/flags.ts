@@ -98,6 +98,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
     ({ values } = parseArgs({
       args: goStyleArgs(argv, BOOLEAN_FLAGS),
       strict: true,
+      allowNegative: true,
       options: {
         kubeconfig: { type: 'string' },
         'client-ca-file': {

@@ -49,6 +49,7 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
     ({ values } = parseArgs({
       args: goStyleArgs(argv, new Set(KLOG_BOOLEAN_FLAGS)),
       strict: true,
+      allowNegative: true,
       options: {
         kubeconfig: { type: 'string' },
         'secure-port': { type: 'string', default: '6443' },

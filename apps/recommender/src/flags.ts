@@ -154,6 +154,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     ({ values } = parseArgs({
       args,
       strict: true,
+      allowNegative: true,
       options: {
         kubeconfig: { type: 'string' },
         'recommender-name': { type: 'string', default: 'default' },

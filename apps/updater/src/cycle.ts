@@ -176,6 +176,7 @@ export async function runUpdaterCycle(
       errors: summary.errors,
     });
   });
+  context.evaluations.endCycle();
   stopTotal();
   return summary;
 }

@@ -77,6 +77,7 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
     ({ values } = parseArgs({
       args: goStyleArgs(argv, BOOLEAN_FLAGS),
       strict: true,
+      allowNegative: true,
       options: {
         kubeconfig: { type: 'string' },
         'updater-interval': { type: 'string', default: '1m' },
@@ -188,9 +189,19 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
 
 /** `--eviction-rate-limit`: a number of evictions a second; 0 or less (upstream: -1) is none. */
 function parseRate(text: string): number {
-  return text.startsWith('-')
-    ? -parseNumberIn(text.slice(1), 'eviction-rate-limit', 0)
-    : parseNumberIn(text, 'eviction-rate-limit', 0);
+  const negative = text.startsWith('-');
+  try {
+    const value = parseNumberIn(
+      negative ? text.slice(1) : text,
+      'eviction-rate-limit',
+      0,
+    );
+    return negative ? -value : value;
+  } catch {
+    throw new FlagError(
+      `--eviction-rate-limit must be a number (0 or less for no limit), got '${text}'`,
+    );
+  }
 }
 
 export { FlagError };

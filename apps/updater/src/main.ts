@@ -34,6 +34,7 @@ import type { LimitRange, VerticalPodAutoscaler } from '@tandem/vpa-api';
 import { runUpdaterCycle, type UpdaterCycleContext } from './cycle.js';
 import { FlagError, parseFlags } from './flags.js';
 import { dryRunActions, kubePodActions } from './pod-actions.js';
+import { PodEvaluations } from './pod-evaluations.js';
 import { updaterMetrics } from './updater-metrics.js';
 
 const PROGRAM = 'tandem-updater';
@@ -190,6 +191,7 @@ export async function main(
       flags.evictionRateBurst,
     ),
     infeasible: new InfeasibleResizes(),
+    evaluations: new PodEvaluations(),
     dryRun: flags.dryRun,
     sleep: (ms) =>
       sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined),

@@ -3,7 +3,6 @@ import type { EventRecorder, EventSubject, TokenBucket } from '@tandem/kube';
 import { describeError } from '@tandem/kube';
 import { inSpan, type Logger } from '@tandem/telemetry';
 import {
-  inPlaceResizePatch,
   inPlaceUpdatedAnnotationPatch,
   podId,
   type InfeasibleResizes,
@@ -14,10 +13,10 @@ import {
   getUpdateMode,
   UpdateMode,
   VPA_API_VERSION,
-  type LimitRange,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 import type { PodActions } from './pod-actions.js';
+import type { PodEvaluation } from './pod-evaluations.js';
 import type { UpdaterMetrics } from './updater-metrics.js';
 
 /** What one VPA's pod updates share within a cycle. */
@@ -25,7 +24,8 @@ export interface PodUpdateScope {
   /** The VPA as the decisions read it (Auto turned InPlaceOrRecreate by `--in-place-for-auto`). */
   vpa: VerticalPodAutoscaler;
   restriction: UpdateRestriction;
-  limitRanges: readonly LimitRange[];
+  /** The pod's evaluation against this VPA (kept across cycles, see `PodEvaluations`). */
+  evaluate(pod: UpdaterPod): PodEvaluation;
   /** `vpa_size_log2` of the VPA's pod count. */
   sizeLabel: string;
   /** Epoch ms by which the cycle must be done: no rate-limiter wait reaches past it. */
@@ -142,7 +142,7 @@ export async function resizePod(
   const { vpa } = scope;
   const labels = { vpa_size_log2: scope.sizeLabel, ...vpaLabels(vpa) };
   const fields = { pod: podId(pod), vpa: vpaKey(vpa), reason };
-  const patch = inPlaceResizePatch(pod, vpa, scope.limitRanges);
+  const patch = scope.evaluate(pod).resizePatch();
   if (patch.length === 0) {
     context.logger.debug(fields, 'nothing to resize');
     return 'nothing-to-resize';

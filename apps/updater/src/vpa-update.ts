@@ -4,7 +4,6 @@ import {
   orderForUpdate,
   replicaOwner,
   replicaOwnerKey,
-  updaterRecommendation,
   updaterStrategy,
   UpdateRestriction,
   podId,
@@ -28,6 +27,7 @@ import {
   type PodUpdateContext,
   type PodUpdateScope,
 } from './pod-updates.js';
+import type { PodEvaluations } from './pod-evaluations.js';
 import { vpaSizeLog2 } from './updater-metrics.js';
 
 export interface VpaUpdateSettings {
@@ -41,6 +41,8 @@ export interface VpaUpdateSettings {
 export interface VpaUpdateContext extends PodUpdateContext {
   settings: VpaUpdateSettings;
   limitRanges(namespace: string): readonly LimitRange[];
+  /** Pod evaluations kept across cycles; the cycle calls `endCycle`. */
+  evaluations: PodEvaluations;
   /** How many replicas the owner should have; undefined when unknown (the group is left alone). */
   configuredReplicas(owner: ReplicaOwner): Promise<number | undefined>;
 }
@@ -98,6 +100,7 @@ export async function updateVpa(
   }
   const namespace = vpa.metadata?.namespace ?? '';
   const configured = await replicaCounts(context, pods);
+  const limitRanges = context.limitRanges(namespace);
   const scope: PodUpdateScope = {
     vpa,
     restriction: UpdateRestriction.create({
@@ -107,7 +110,7 @@ export async function updateVpa(
       configuredReplicas: (owner) => configured.get(replicaOwnerKey(owner)),
       options: settings.restriction,
     }),
-    limitRanges: context.limitRanges(namespace),
+    evaluate: (pod) => context.evaluations.evaluate(pod, vpa, limitRanges),
     sizeLabel: tally.sizeLabel,
     deadlineMs,
   };
@@ -187,10 +190,12 @@ function candidateOf(
   now: Date,
 ): Candidate[] {
   try {
+    const evaluation = scope.evaluate(pod);
     const decision = decidePodUpdate({
       pod,
       vpa: scope.vpa,
-      recommendation: updaterRecommendation(pod, scope.vpa, scope.limitRanges),
+      recommendation: evaluation.recommendation,
+      assessment: evaluation.assessment,
       now,
       lastInfeasible: context.infeasible.lastAttempt(pod.metadata?.uid ?? ''),
       thresholds: context.settings.thresholds,

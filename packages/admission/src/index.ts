@@ -21,11 +21,7 @@ export {
   type OriginalContainerResources,
   type OriginalResources,
 } from '@tandem/vpa-api';
-export {
-  chooseVpa,
-  controllingVpa,
-  matchingVpas,
-} from './vpa-choice.js';
+export { chooseVpa, controllingVpa, matchingVpas } from './vpa-choice.js';
 export { withControlledRecommendation } from './controlled-recommendation.js';
 export { encodePatch, type AddOperation } from './json-patch.js';
 export {

@@ -59,7 +59,9 @@ export function parseNumberIn(
 /**
  * Arguments as Go's flag package reads them, in the form `node:util` parseArgs reads:
  * `-name` is `--name`, and a boolean flag may say `--name=true` or `--name=false`. Upstream
- * manifests use both, so they must start unchanged.
+ * manifests use both, so they must start unchanged. `--name=false` becomes `--no-name`, so
+ * callers parse with `allowNegative: true`: a flag that defaults to true can be turned off,
+ * and the last of several settings wins, as in Go.
  */
 export function goStyleArgs(
   argv: readonly string[],
@@ -75,8 +77,8 @@ export function goStyleArgs(
       continue;
     }
     if (value === 'true') args.push(`--${name}`);
-    else if (value !== 'false')
-      throw new FlagError(`--${name} must be true or false, got '${value}'`);
+    else if (value === 'false') args.push(`--no-${name}`);
+    else throw new FlagError(`--${name} must be true or false, got '${value}'`);
   }
   return args;
 }

@@ -71,9 +71,14 @@ describe('klog flags', () => {
     const { values } = parseArgs({
       args,
       strict: true,
+      allowNegative: true,
       options: { ...KLOG_NO_OP_FLAG_OPTIONS, v: { type: 'string' } },
     });
-    expect(ignoredKlogFlags(values)).toEqual(['stderrthreshold']);
+    expect(values.logtostderr).toBe(false);
+    expect(ignoredKlogFlags(values)).toEqual([
+      'logtostderr',
+      'stderrthreshold',
+    ]);
     expect(
       ignoredKlogFlags(
         parseArgs({

@@ -85,9 +85,10 @@ describe('podsByControllingVpa', () => {
           matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }],
         }),
         candidate('unresolved', undefined),
+        // An operator the API server would refuse, as a hand-written object could hold.
         candidate('invalid', {
           matchExpressions: [{ key: 'app', operator: 'Near', values: [] }],
-        }),
+        } as unknown as LabelSelector),
       ],
       [pod('web-1', { app: 'web' })],
     );

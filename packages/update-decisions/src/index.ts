@@ -34,7 +34,9 @@ export {
 export { hadQuickOom, quickOomThresholdMs } from './quick-oom.js';
 export { meetsEvictionRequirements } from './eviction-requirements.js';
 export {
+  assessPod,
   decidePodUpdate,
+  type PodAssessment,
   type PodUpdateDecision,
   type PodUpdateInput,
   type UpdateThresholds,

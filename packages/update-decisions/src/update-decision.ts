@@ -35,6 +35,37 @@ export interface PodUpdateInput {
   /** InPlace mode: the recommendation of the pod's last infeasible resize, if remembered. */
   lastInfeasible?: ContainerRecommendations;
   thresholds?: Partial<UpdateThresholds>;
+  /**
+   * `assessPod`'s answer for this pod, when the caller keeps them (it depends only on the
+   * pod's resources and annotations, the VPA and the LimitRanges); computed when absent.
+   */
+  assessment?: PodAssessment;
+}
+
+/** The part of a pod's update decision that does not depend on time or on its history. */
+export interface PodAssessment {
+  priority: ResourcePriority;
+  meetsEvictionRequirements: boolean;
+}
+
+/**
+ * The time-independent part of `decidePodUpdate`: the pod's update priority and whether it
+ * meets the VPA's eviction requirements. Two pods of one VPA with the same resources and
+ * annotations get the same answer, so a caller may reuse it. Throws `QuantityError`.
+ */
+export function assessPod(
+  pod: UpdaterPod,
+  vpa: VerticalPodAutoscaler,
+  recommendation: ContainerRecommendations | undefined,
+): PodAssessment {
+  return {
+    priority: resourcePriority(pod, vpa, recommendation),
+    meetsEvictionRequirements: meetsEvictionRequirements(
+      pod,
+      vpa,
+      recommendation,
+    ),
+  };
 }
 
 export interface PodUpdateDecision extends ResourcePriority {
@@ -67,7 +98,8 @@ export function decidePodUpdate(input: PodUpdateInput): PodUpdateDecision {
     },
     input.thresholds,
   );
-  const priority = resourcePriority(pod, vpa, recommendation);
+  const assessment = input.assessment ?? assessPod(pod, vpa, recommendation);
+  const { priority } = assessment;
   const oomThresholdMs = quickOomThresholdMs(
     vpa,
     thresholds.evictAfterOomThresholdMs,
@@ -115,7 +147,7 @@ export function decidePodUpdate(input: PodUpdateInput): PodUpdateDecision {
       'a container was OOM-killed soon after starting, but its resources would not change',
     );
   }
-  if (!meetsEvictionRequirements(pod, vpa, recommendation)) {
+  if (!assessment.meetsEvictionRequirements) {
     return decided(false, 'the VPA evictionRequirements are not met');
   }
   return decided(true, updateReason(priority, quickOom, oomThresholdMs));

@@ -9,12 +9,14 @@ import { metricsAdapterFigures } from './metrics-adapter.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
 import { recommenderCycleFigures } from './recommender-cycle.bench.js';
 import { recommenderStartupFigures } from './recommender-startup.bench.js';
+import { updaterCycleFigures } from './updater-cycle.bench.js';
 import { formatFigures, meetsTarget, type Figure } from './report.js';
 
 const figures: Figure[] = [
   ...(await histogramFigures()),
   ...(await recommendationFigures()),
   ...(await recommenderCycleFigures()),
+  ...(await updaterCycleFigures()),
   ...(await cliFigures(findWorkspaceRoot())),
   ...(await recommenderStartupFigures(findWorkspaceRoot())),
   ...(await admissionWebhookFigures(findWorkspaceRoot())),

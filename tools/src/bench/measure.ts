@@ -63,6 +63,11 @@ export async function medianOfRuns(
 ): Promise<number> {
   const timings: number[] = [];
   for (let i = 0; i < runs; i += 1) timings.push(await run());
-  timings.sort((a, b) => a - b);
-  return timings[Math.floor(timings.length / 2)] ?? Number.NaN;
+  return median(timings);
+}
+
+/** The middle value (the upper one of an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }

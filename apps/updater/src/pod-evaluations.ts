@@ -1,0 +1,110 @@
+import type { AddOperation } from '@tandem/admission';
+import {
+  assessPod,
+  inPlaceResizePatch,
+  updaterRecommendation,
+  type PodAssessment,
+  type UpdaterPod,
+} from '@tandem/update-decisions';
+import {
+  PodAnnotation,
+  type LimitRange,
+  type ProcessedRecommendation,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+
+/** What the updater works out for a pod from its resources, its VPA and its LimitRanges. */
+export interface PodEvaluation {
+  recommendation: ProcessedRecommendation | undefined;
+  assessment: PodAssessment;
+  /** The `resize` patch, worked out on first use. */
+  resizePatch(): AddOperation[];
+}
+
+/**
+ * Pod evaluations kept from one cycle to the next. An evaluation depends only on the pod's
+ * containers, resources and VPA annotations, on the VPA object and on the namespace's
+ * LimitRanges; the replicas of a workload share one, and an unchanged cluster needs none
+ * worked out again. Objects are told apart by `resourceVersion`, so any change to the VPA
+ * (a new recommendation) or to a LimitRange starts afresh; objects without one are never
+ * kept. Evaluations unused for a whole cycle are dropped.
+ */
+export class PodEvaluations {
+  private current = new Map<string, PodEvaluation>();
+  private previous = new Map<string, PodEvaluation>();
+
+  /** The pod's evaluation; throws `QuantityError` for a malformed quantity. */
+  evaluate(
+    pod: UpdaterPod,
+    vpa: VerticalPodAutoscaler,
+    limitRanges: readonly LimitRange[],
+  ): PodEvaluation {
+    const key = evaluationKey(pod, vpa, limitRanges);
+    if (key === undefined) return evaluatePod(pod, vpa, limitRanges);
+    const evaluation =
+      this.current.get(key) ??
+      this.previous.get(key) ??
+      evaluatePod(pod, vpa, limitRanges);
+    this.current.set(key, evaluation);
+    return evaluation;
+  }
+
+  /** Called after each cycle: what that cycle did not use is forgotten after the next. */
+  endCycle(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+
+  get size(): number {
+    return this.current.size + this.previous.size;
+  }
+}
+
+function evaluatePod(
+  pod: UpdaterPod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[],
+): PodEvaluation {
+  const recommendation = updaterRecommendation(pod, vpa, limitRanges);
+  let patch: AddOperation[] | undefined;
+  return {
+    recommendation,
+    assessment: assessPod(pod, vpa, recommendation),
+    resizePatch: () => (patch ??= inPlaceResizePatch(pod, vpa, limitRanges)),
+  };
+}
+
+/** Undefined when an object has no `resourceVersion` (not from the API server). */
+function evaluationKey(
+  pod: UpdaterPod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[],
+): string | undefined {
+  const versions = [vpa, ...limitRanges].map(
+    (object) => object.metadata?.resourceVersion,
+  );
+  if (versions.some((version) => version === undefined)) return undefined;
+  const annotations = pod.metadata?.annotations ?? {};
+  return JSON.stringify([
+    vpa.metadata?.namespace,
+    vpa.metadata?.name,
+    versions,
+    pod.spec.containers.map((container) => [
+      container.name,
+      container.resources,
+    ]),
+    pod.spec.initContainers?.map((container) => [
+      container.name,
+      container.resources,
+    ]),
+    pod.status?.containerStatuses?.map((status) => [
+      status.name,
+      status.resources,
+    ]),
+    Object.entries(annotations).filter(
+      ([name]) =>
+        name === PodAnnotation.vpaObservedContainers ||
+        name.startsWith(PodAnnotation.vpaCpuStartupBoostPrefix),
+    ),
+  ]);
+}

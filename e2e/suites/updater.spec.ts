@@ -1,0 +1,432 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import { parseCpuMillicores } from '@tandem/vpa-api';
+import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import { httpGet } from '../harness/http.ts';
+import { installTandemCrds } from '../harness/manifests.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import { watchPods, type PodWatch } from '../harness/pod-watch.ts';
+import { startRecommender } from '../harness/recommender-process.ts';
+import {
+  startUpdater,
+  type UpdaterProcess,
+} from '../harness/updater-process.ts';
+import { waitFor } from '../harness/wait.ts';
+import {
+  vpaObjects,
+  type ContainerRecommendation,
+} from '../harness/vpa-objects.ts';
+import {
+  deleteWebhookConfiguration,
+  startWebhook,
+  webhookCertificates,
+} from '../harness/webhook-process.ts';
+import { listPods, runDeployment } from '../harness/workloads.ts';
+
+// The webhook runs as a host process the API server reaches on 127.0.0.1.
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+const { kube, namespace: currentNamespace } = useTestNamespace('updater');
+const vpas = vpaObjects(kube, () => currentNamespace());
+/** Processes a test started (updaters, recommender): stopped after it, so tests do not overlap. */
+const perTest: AppProcess[] = [];
+
+/** VPAs whose recommendation the test writes: the running recommender leaves them alone. */
+const MANUAL = { recommenders: [{ name: 'manual' }] };
+const INTERVAL_SECONDS = 2;
+
+async function updater(
+  extraArgs: string[] = [],
+  env?: Record<string, string>,
+): Promise<UpdaterProcess> {
+  const started = await startUpdater({
+    kubeconfig: clusterKubeconfig(),
+    intervalSeconds: INTERVAL_SECONDS,
+    extraArgs: [`--vpa-object-namespace=${currentNamespace()}`, ...extraArgs],
+    env,
+  });
+  perTest.push(started);
+  return started;
+}
+
+function recommendation(
+  target: string,
+  lower: string,
+  upper: string,
+): ContainerRecommendation[] {
+  return [
+    {
+      containerName: 'app',
+      target: { cpu: target, memory: '64Mi' },
+      lowerBound: { cpu: lower, memory: '32Mi' },
+      upperBound: { cpu: upper, memory: '128Mi' },
+    },
+  ];
+}
+
+const cpuRequestOf = (pod: V1Pod) =>
+  pod.spec?.containers[0]?.resources?.requests?.['cpu'] ?? '';
+const uidOf = (pod: V1Pod) => pod.metadata?.uid ?? '';
+const isReady = (pod: V1Pod) =>
+  pod.metadata?.deletionTimestamp === undefined &&
+  pod.status?.phase === 'Running' &&
+  (pod.status.conditions ?? []).some(
+    (condition) => condition.type === 'Ready' && condition.status === 'True',
+  );
+
+function describePods(pods: readonly V1Pod[]): string {
+  return (
+    pods
+      .map(
+        (pod) =>
+          `${pod.metadata?.name}(${uidOf(pod).slice(0, 8)}) cpu=${cpuRequestOf(pod)}${isReady(pod) ? ' ready' : ''}${pod.metadata?.deletionTimestamp ? ' terminating' : ''}`,
+      )
+      .join(', ') || 'no pods'
+  );
+}
+
+async function eventsAbout(name: string, reason: string) {
+  const list = await kube.core.listNamespacedEvent({
+    namespace: currentNamespace(),
+    fieldSelector: `involvedObject.name=${name},reason=${reason}`,
+  });
+  return list.items;
+}
+
+function logged(process: AppProcess, message: string) {
+  return process.entries().filter((entry) => entry.msg === message);
+}
+
+describeLocal('the updater on the real control plane', () => {
+  beforeAll(async () => {
+    await installTandemCrds(kube);
+    // The webhook gives replacement pods their recommendation and renews the status
+    // Lease without which the updater evicts nothing.
+    const started = await startWebhook({
+      kubeconfig: clusterKubeconfig(),
+      certificates: await webhookCertificates(),
+      extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
+    });
+    await waitFor('the webhook to register', async () =>
+      logged(started, 'webhook registered').length > 0 ? true : undefined,
+    );
+  });
+
+  afterEach(async () => {
+    await Promise.all(perTest.splice(0).map((process) => process.stop()));
+  });
+
+  afterAll(async () => {
+    await stopAllApps();
+    await deleteWebhookConfiguration(kube);
+  });
+
+  it('brings a 4-replica Deployment under a PDB to its recommendation pod by pod, never more than one unavailable', async () => {
+    const namespace = currentNamespace();
+    const original = await runDeployment(kube, namespace, {
+      name: 'steady',
+      replicas: 4,
+      cpuRequest: '100m',
+      memoryRequest: '64Mi',
+      // Usage far above the requests: the recommendation lands far outside them.
+      initialUsage: { cpu: '800m', memory: '64Mi' },
+    });
+    await kube.policy.createNamespacedPodDisruptionBudget({
+      namespace,
+      body: {
+        metadata: { name: 'steady' },
+        spec: {
+          maxUnavailable: 1,
+          selector: { matchLabels: { app: 'steady' } },
+        },
+      },
+    });
+    await waitFor('the disruption controller to count the pods', async () => {
+      const status = (
+        await kube.policy.readNamespacedPodDisruptionBudget({
+          namespace,
+          name: 'steady',
+        })
+      ).status;
+      return status?.currentHealthy === 4 && status.disruptionsAllowed === 1
+        ? status
+        : undefined;
+    });
+
+    // Every change to the pods is an observation: count the unavailable ones each time.
+    const unavailableSeen: { unavailable: number; pods: string }[] = [];
+    const observe = (pods: V1Pod[]) =>
+      unavailableSeen.push({
+        unavailable: 4 - pods.filter(isReady).length,
+        pods: describePods(pods),
+      });
+    const view: { watch?: PodWatch } = {};
+    const watch = await watchPods(
+      kube,
+      namespace,
+      'app=steady',
+      // The first list arrives before `watch` is assigned; it is observed just below.
+      () => {
+        if (view.watch !== undefined) observe(view.watch.pods());
+      },
+      () => undefined,
+    );
+    view.watch = watch;
+    observe(watch.pods());
+
+    await vpas.createVpa('steady', 'steady', {
+      updatePolicy: { updateMode: 'Recreate' },
+    });
+    const recommender = await startRecommender({
+      kubeconfig: clusterKubeconfig(),
+      intervalSeconds: 5,
+    });
+    perTest.push(recommender);
+    await vpas.waitForRecommendation('steady', 'a CPU target far above 100m', {
+      accept: (found) => parseCpuMillicores(found.lowerBound?.cpu ?? '0') > 200,
+      timeoutMs: 180_000,
+      context: () => `recommender output tail:\n${recommender.tail(10)}`,
+    });
+    const updaterProcess = await updater();
+
+    const originalUids = new Set(original.map(uidOf));
+    const replaced = await waitFor(
+      'every pod replaced, within the recommended range',
+      async () => {
+        const { recommendation: current } = await vpas.waitForRecommendation(
+          'steady',
+          'the current recommendation',
+        );
+        const lower = parseCpuMillicores(current.lowerBound?.cpu ?? '0');
+        const upper = parseCpuMillicores(current.upperBound?.cpu ?? '0');
+        const pods = await listPods(kube, namespace, 'steady');
+        return pods.length === 4 &&
+          pods.every(isReady) &&
+          pods.every((pod) => !originalUids.has(uidOf(pod))) &&
+          pods.every((pod) => {
+            const cpu = parseCpuMillicores(cpuRequestOf(pod));
+            return cpu >= lower && cpu <= upper;
+          })
+          ? pods
+          : undefined;
+      },
+      { timeoutMs: 120_000, intervalMs: 1000 },
+      async () =>
+        `${describePods(await listPods(kube, namespace, 'steady'))}\nupdater output tail:\n${updaterProcess.tail(15)}`,
+    );
+    await watch.stop();
+
+    expect(
+      replaced.every((pod) => parseCpuMillicores(cpuRequestOf(pod)) > 200),
+    ).toBe(true);
+    const worst = unavailableSeen.reduce(
+      (max, seen) => (seen.unavailable > max.unavailable ? seen : max),
+      { unavailable: 0, pods: '' },
+    );
+    expect(worst.unavailable).toBeLessThanOrEqual(1);
+    expect(unavailableSeen.length).toBeGreaterThan(8);
+    // The updater asked for more than the budget allowed: the PDB held, and that is normal.
+    expect(
+      logged(updaterProcess, 'pod evicted').map((entry) => entry['pod']),
+    ).toHaveLength(4);
+    const evictedPod = original[0]?.metadata?.name ?? '';
+    expect(
+      (await eventsAbout(evictedPod, 'EvictedByVPA')).map(
+        (event) => event.message,
+      ),
+    ).toEqual([
+      expect.stringContaining('requests are outside the recommended range'),
+    ]);
+    expect(await eventsAbout('steady', 'EvictedPod')).toHaveLength(4);
+  });
+
+  it('resizes InPlaceOrRecreate pods in place, and evicts a pod whose resize the kubelet reports Infeasible', async () => {
+    const namespace = currentNamespace();
+    const pods = await runDeployment(kube, namespace, {
+      name: 'resizable',
+      replicas: 2,
+      cpuRequest: '100m',
+      memoryRequest: '64Mi',
+    });
+    await vpas.createVpa('resizable', 'resizable', {
+      ...MANUAL,
+      updatePolicy: { updateMode: 'InPlaceOrRecreate' },
+    });
+    await vpas.writeRecommendation(
+      'resizable',
+      recommendation('300m', '250m', '400m'),
+    );
+    const updaterProcess = await updater();
+    const uids = pods.map(uidOf);
+
+    // In place: the same pods (same UIDs) now ask for the recommendation.
+    const resized = await waitFor(
+      'both pods resized in place to 300m',
+      async () => {
+        const current = await listPods(kube, namespace, 'resizable');
+        return current.length === 2 &&
+          current.every((pod) => uids.includes(uidOf(pod))) &&
+          current.every((pod) => cpuRequestOf(pod) === '300m')
+          ? current
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+      async () =>
+        `${describePods(await listPods(kube, namespace, 'resizable'))}\nupdater output tail:\n${updaterProcess.tail(15)}`,
+    );
+    expect(
+      resized.map((pod) => pod.metadata?.annotations?.['vpaInPlaceUpdated']),
+    ).toEqual(['true', 'true']);
+    expect(logged(updaterProcess, 'pod evicted')).toEqual([]);
+    // Resized pods are within range: later cycles leave them alone.
+    const cyclesThen = updaterProcess.cycleCount();
+    await waitFor('two more updater cycles', async () =>
+      updaterProcess.cycleCount() >= cyclesThen + 2 ? true : undefined,
+    );
+    expect(logged(updaterProcess, 'pod resized in place')).toHaveLength(2);
+
+    // The kubelet (played by the test) finds pod B's next resize Infeasible: B is evicted
+    // and replaced, while A is resized in place again.
+    const [podA, podB] = resized as [V1Pod, V1Pod];
+    await kube.core.patchNamespacedPodStatus({
+      namespace,
+      name: podB.metadata?.name ?? '',
+      body: [
+        {
+          op: 'add',
+          path: '/status/conditions/-',
+          value: {
+            type: 'PodResizePending',
+            status: 'True',
+            reason: 'Infeasible',
+            message: 'Node didn\u2019t have enough capacity: cpu',
+            lastTransitionTime: new Date().toISOString(),
+          },
+        },
+      ],
+    });
+    await vpas.writeRecommendation(
+      'resizable',
+      recommendation('600m', '500m', '800m'),
+    );
+    const after = await waitFor(
+      'pod A resized in place to 600m, pod B replaced by a 600m pod',
+      async () => {
+        const current = await listPods(kube, namespace, 'resizable');
+        const a = current.find((pod) => uidOf(pod) === uidOf(podA));
+        const replacement = current.find((pod) => !uids.includes(uidOf(pod)));
+        return current.length === 2 &&
+          current.every(isReady) &&
+          a !== undefined &&
+          cpuRequestOf(a) === '600m' &&
+          replacement !== undefined &&
+          cpuRequestOf(replacement) === '600m'
+          ? current
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+      async () =>
+        `${describePods(await listPods(kube, namespace, 'resizable'))}\nupdater output tail:\n${updaterProcess.tail(15)}`,
+    );
+    expect(after.map(uidOf)).not.toContain(uidOf(podB));
+    expect(
+      (await eventsAbout(podB.metadata?.name ?? '', 'EvictedByVPA')).map(
+        (event) => event.message,
+      ),
+    ).toEqual([expect.stringContaining('(Infeasible)')]);
+    expect(
+      await eventsAbout(podA.metadata?.name ?? '', 'InPlaceResizedByVPA'),
+    ).toHaveLength(2);
+  });
+
+  it('--dry-run logs what it would do and changes nothing', async () => {
+    const namespace = currentNamespace();
+    const pods = await runDeployment(kube, namespace, {
+      name: 'watched',
+      replicas: 2,
+      cpuRequest: '100m',
+      memoryRequest: '64Mi',
+    });
+    await vpas.createVpa('watched', 'watched', {
+      ...MANUAL,
+      updatePolicy: { updateMode: 'Recreate' },
+    });
+    await vpas.writeRecommendation(
+      'watched',
+      recommendation('500m', '400m', '700m'),
+    );
+    const dryRun = await updater(['--dry-run']);
+    await waitFor(
+      'the dry run to have said twice what it would evict',
+      async () =>
+        logged(dryRun, 'dry run: would evict pod').length >= 2 &&
+        dryRun.cycleCount() >= 2
+          ? true
+          : undefined,
+      { timeoutMs: 30_000 },
+      async () => `updater output tail:\n${dryRun.tail(15)}`,
+    );
+
+    const now = await listPods(kube, namespace, 'watched');
+    expect(now.map(uidOf).sort()).toEqual(pods.map(uidOf).sort());
+    expect(now.map(cpuRequestOf)).toEqual(['100m', '100m']);
+    for (const pod of pods)
+      expect(
+        await eventsAbout(pod.metadata?.name ?? '', 'EvictedByVPA'),
+      ).toEqual([]);
+    const metrics = await httpGet(`${dryRun.url}/metrics`);
+    expect(metrics.body).toMatch(
+      /tandem_updater_dry_run_actions_total\{action="evict"\} [1-9]/,
+    );
+  });
+
+  it('two updaters elect one leader; only the leader runs cycles, and the other takes over when it stops', async () => {
+    const namespace = currentNamespace();
+    const leaderArgs = [
+      '--leader-elect',
+      `--leader-elect-resource-namespace=${namespace}`,
+      '--leader-elect-lease-duration=4s',
+      '--leader-elect-renew-deadline=3s',
+      '--leader-elect-retry-period=500ms',
+    ];
+    const candidates: { identity: string; process: UpdaterProcess }[] = [];
+    for (const identity of ['updater-a', 'updater-b'])
+      candidates.push({
+        identity,
+        process: await updater(leaderArgs, { POD_NAME: identity }),
+      });
+    const leading = () =>
+      candidates.filter(
+        (candidate) =>
+          logged(candidate.process, 'started leading').length >
+          logged(candidate.process, 'stopped leading').length,
+      );
+    const [leader, follower] = await waitFor(
+      'one of the two updaters to lead',
+      async () => {
+        const [only] = leading();
+        const other = candidates.find((candidate) => candidate !== only);
+        return leading().length === 1 && only && other
+          ? ([only, other] as const)
+          : undefined;
+      },
+    );
+    await waitFor('the leader to run two cycles', async () =>
+      leader.process.cycleCount() >= 2 ? true : undefined,
+    );
+    expect(leading()).toEqual([leader]);
+    expect(follower.process.cycleCount()).toBe(0);
+
+    expect(await leader.process.stop()).toBe(0);
+    await waitFor(
+      `${follower.identity} to take over and run a cycle`,
+      async () =>
+        logged(follower.process, 'started leading').length > 0 &&
+        follower.process.cycleCount() >= 1
+          ? true
+          : undefined,
+      { timeoutMs: 30_000 },
+      async () => `follower output tail:\n${follower.process.tail(10)}`,
+    );
+  });
+});
