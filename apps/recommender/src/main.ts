@@ -15,7 +15,7 @@ import {
   watchedCollection,
 } from '@tandem/kube';
 import {
-  cycleHealth,
+  leaderCycleHealth,
   startOpsServer,
   startTelemetry,
   unhealthy,
@@ -159,16 +159,17 @@ export async function main(
     lastGcMs: undefined,
   };
 
-  const startedMs = Date.now();
+  const leadership = startLeadership(flags, kubeConfig, logger);
   let lastSuccessMs: number | undefined;
   const ops = await startOpsServer({
     ...flags.address,
     registry: telemetry.metrics,
+    // A standby runs no cycles: only the leader's are judged.
     health: () =>
-      cycleHealth({
+      leaderCycleHealth({
         nowMs: Date.now(),
+        leadingSinceMs: leadership.leadingSinceMs(),
         lastSuccessMs,
-        startedMs,
         intervalMs: flags.recommenderIntervalMs,
       }),
     readiness: () =>
@@ -196,8 +197,6 @@ export async function main(
       metrics,
       recordEvent: eventRecorder(kubeConfig, 'tandem-recommender'),
     });
-
-  const leadership = startLeadership(flags, kubeConfig, logger);
 
   // Upstream's ticker: the first cycle one interval after start-up, then every interval.
   while (!stopping.signal.aborted) {

@@ -17,7 +17,7 @@ import {
   watchedCollection,
 } from '@tandem/kube';
 import {
-  cycleHealth,
+  leaderCycleHealth,
   healthy,
   startOpsServer,
   startTelemetry,
@@ -201,16 +201,17 @@ export async function main(
     metrics,
   };
 
-  const startedMs = Date.now();
+  const leadership = startLeadership(flags, kubeConfig, logger);
   let lastSuccessMs: number | undefined;
   const ops = await startOpsServer({
     ...flags.address,
     registry: telemetry.metrics,
+    // A standby runs no cycles: only the leader's are judged.
     health: () =>
-      cycleHealth({
+      leaderCycleHealth({
         nowMs: Date.now(),
+        leadingSinceMs: leadership.leadingSinceMs(),
         lastSuccessMs,
-        startedMs,
         intervalMs: flags.updaterIntervalMs,
       }),
     readiness: () =>
@@ -222,7 +223,6 @@ export async function main(
 
   await Promise.all([vpas.start(), pods.start(), limitRanges.start()]);
   logger.info('caches synced');
-  const leadership = startLeadership(flags, kubeConfig, logger);
 
   // Upstream's ticker: the first cycle one interval after start-up, then every interval.
   while (!stopping.signal.aborted) {

@@ -28,6 +28,8 @@ export interface PodUpdateScope {
   evaluate(pod: UpdaterPod): PodEvaluation;
   /** `vpa_size_log2` of the VPA's pod count. */
   sizeLabel: string;
+  /** The update mode the VPA declares (metric label), whatever `vpa` acts as. */
+  updateMode: string;
   /** Epoch ms by which the cycle must be done: no rate-limiter wait reaches past it. */
   deadlineMs: number;
 }
@@ -64,7 +66,7 @@ export async function evictPod(
   const { vpa } = scope;
   const labels = {
     vpa_size_log2: scope.sizeLabel,
-    update_mode: getUpdateMode(vpa),
+    update_mode: scope.updateMode,
     ...vpaLabels(vpa),
   };
   if (!(await waitForToken(context, context.evictionLimiter, scope))) {

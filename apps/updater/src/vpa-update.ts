@@ -112,6 +112,7 @@ export async function updateVpa(
     }),
     evaluate: (pod) => context.evaluations.evaluate(pod, vpa, limitRanges),
     sizeLabel: tally.sizeLabel,
+    updateMode: tally.updateMode,
     deadlineMs,
   };
   const candidates = orderForUpdate(

@@ -16,6 +16,8 @@ export interface LeadershipSettings {
 export interface Leadership {
   /** Whether this process may act now: always with leader election off. */
   isLeading(): boolean;
+  /** When this process took the lead (epoch ms), undefined while it does not lead. */
+  leadingSinceMs(): number | undefined;
   /** Releases the Lease when held, so a successor takes over at its next retry. */
   stop(): Promise<void>;
 }
@@ -36,9 +38,15 @@ export function startLeadership(
   kubeConfig: KubeConfig,
   log: LeadershipLog,
 ): Leadership {
-  if (!settings.leaderElect)
-    return { isLeading: () => true, stop: async () => undefined };
-  let leading = false;
+  if (!settings.leaderElect) {
+    const startedMs = Date.now();
+    return {
+      isLeading: () => true,
+      leadingSinceMs: () => startedMs,
+      stop: async () => undefined,
+    };
+  }
+  let since: number | undefined;
   const elector = new LeaderElector({
     name: settings.leaderElectResourceName,
     namespace: settings.leaderElectResourceNamespace,
@@ -48,16 +56,20 @@ export function startLeadership(
     identity: process.env['POD_NAME'] ?? `${hostname()}-${process.pid}`,
     kubeConfig,
     onStartedLeading: () => {
-      leading = true;
+      since = Date.now();
       log.info('started leading');
     },
     onStoppedLeading: (reason) => {
-      leading = false;
+      since = undefined;
       log.warn({ reason }, 'stopped leading');
     },
     onError: (error) =>
       log.warn({}, `leader election: ${describeError(error)}`),
   });
   elector.start();
-  return { isLeading: () => leading, stop: () => elector.stop() };
+  return {
+    isLeading: () => since !== undefined,
+    leadingSinceMs: () => since,
+    stop: () => elector.stop(),
+  };
 }

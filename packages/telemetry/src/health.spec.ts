@@ -4,6 +4,7 @@ import {
   cycleHealth,
   DEFAULT_MAX_INTERVALS,
   healthy,
+  leaderCycleHealth,
   unhealthy,
 } from './health.js';
 
@@ -93,5 +94,39 @@ describe('combineHealth', () => {
         reasons: ['a', 'b', 'c'],
       },
     );
+  });
+});
+
+describe('leaderCycleHealth', () => {
+  it('keeps a standby healthy however long it waits', () => {
+    expect(
+      leaderCycleHealth({
+        nowMs: 100 * MINUTE,
+        leadingSinceMs: undefined,
+        lastSuccessMs: undefined,
+        intervalMs: MINUTE,
+      }),
+    ).toEqual(healthy);
+  });
+
+  it('judges a leader from when it took the lead, not by an earlier term', () => {
+    const input = {
+      leadingSinceMs: 50 * MINUTE,
+      lastSuccessMs: 10 * MINUTE,
+      intervalMs: MINUTE,
+    };
+    expect(leaderCycleHealth({ ...input, nowMs: 55 * MINUTE })).toEqual(
+      healthy,
+    );
+    expect(leaderCycleHealth({ ...input, nowMs: 56 * MINUTE }).healthy).toBe(
+      false,
+    );
+    expect(
+      leaderCycleHealth({
+        ...input,
+        lastSuccessMs: 55 * MINUTE,
+        nowMs: 59 * MINUTE,
+      }),
+    ).toEqual(healthy);
   });
 });

@@ -68,3 +68,27 @@ export function cycleHealth(input: CycleHealthInput): HealthReport {
 function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))}s`;
 }
+
+/**
+ * `cycleHealth` for a component under leader election: a standby (`leadingSinceMs`
+ * undefined) runs no cycles and is healthy; a leader is judged from when it took the lead,
+ * so neither the wait for the Lease nor a cycle of an earlier term counts.
+ */
+export function leaderCycleHealth(input: {
+  nowMs: number;
+  leadingSinceMs: number | undefined;
+  lastSuccessMs: number | undefined;
+  intervalMs: number;
+}): HealthReport {
+  const { leadingSinceMs, lastSuccessMs } = input;
+  if (leadingSinceMs === undefined) return healthy;
+  return cycleHealth({
+    nowMs: input.nowMs,
+    startedMs: leadingSinceMs,
+    lastSuccessMs:
+      lastSuccessMs !== undefined && lastSuccessMs >= leadingSinceMs
+        ? lastSuccessMs
+        : undefined,
+    intervalMs: input.intervalMs,
+  });
+}

@@ -15,6 +15,7 @@ export {
   cycleHealth,
   DEFAULT_MAX_INTERVALS,
   healthy,
+  leaderCycleHealth,
   unhealthy,
   type CycleHealthInput,
   type HealthReport,
