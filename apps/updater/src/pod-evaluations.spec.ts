@@ -83,6 +83,20 @@ describe('PodEvaluations', () => {
     );
   });
 
+  it('finds an unchanged pod object again, and not once its VPA changed', () => {
+    const evaluations = new PodEvaluations();
+    const same = pod('a', '100m');
+    const first = evaluations.evaluate(same, vpa('1', '500m'), limitRanges);
+    evaluations.endCycle();
+    evaluations.endCycle();
+    expect(evaluations.evaluate(same, vpa('1', '500m'), limitRanges)).toBe(
+      first,
+    );
+    const changed = evaluations.evaluate(same, vpa('2', '100m'), limitRanges);
+    expect(changed).not.toBe(first);
+    expect(changed.assessment.priority.outsideRange).toBe(false);
+  });
+
   it('keeps what the last cycle used and forgets what a whole cycle did not', () => {
     const evaluations = new PodEvaluations();
     const kept = evaluations.evaluate(

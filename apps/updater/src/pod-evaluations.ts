@@ -32,6 +32,15 @@ export interface PodEvaluation {
 export class PodEvaluations {
   private current = new Map<string, PodEvaluation>();
   private previous = new Map<string, PodEvaluation>();
+  /**
+   * The last evaluation of each pod object, with the versions it was made against: the
+   * caches replace a pod object when it changes, so an unchanged pod is found here without
+   * working out its shape. Gone pods drop out with their objects.
+   */
+  private readonly byPod = new WeakMap<
+    UpdaterPod,
+    { versions: string; shapeKey: string; evaluation: PodEvaluation }
+  >();
 
   /** The pod's evaluation; throws `QuantityError` for a malformed quantity. */
   evaluate(
@@ -39,13 +48,21 @@ export class PodEvaluations {
     vpa: VerticalPodAutoscaler,
     limitRanges: readonly LimitRange[],
   ): PodEvaluation {
-    const key = evaluationKey(pod, vpa, limitRanges);
-    if (key === undefined) return evaluatePod(pod, vpa, limitRanges);
+    const versions = versionsKey(vpa, limitRanges);
+    if (versions === undefined) return evaluatePod(pod, vpa, limitRanges);
+    const last = this.byPod.get(pod);
+    if (last !== undefined && last.versions === versions) {
+      if (!this.current.has(last.shapeKey))
+        this.current.set(last.shapeKey, last.evaluation);
+      return last.evaluation;
+    }
+    const shapeKey = `${versions}|${podShape(pod)}`;
     const evaluation =
-      this.current.get(key) ??
-      this.previous.get(key) ??
+      this.current.get(shapeKey) ??
+      this.previous.get(shapeKey) ??
       evaluatePod(pod, vpa, limitRanges);
-    this.current.set(key, evaluation);
+    this.current.set(shapeKey, evaluation);
+    this.byPod.set(pod, { versions, shapeKey, evaluation });
     return evaluation;
   }
 
@@ -74,21 +91,26 @@ function evaluatePod(
   };
 }
 
-/** Undefined when an object has no `resourceVersion` (not from the API server). */
-function evaluationKey(
-  pod: UpdaterPod,
+/** The VPA's and LimitRanges' versions; undefined when one has none (not from the API server). */
+function versionsKey(
   vpa: VerticalPodAutoscaler,
   limitRanges: readonly LimitRange[],
 ): string | undefined {
-  const versions = [vpa, ...limitRanges].map(
-    (object) => object.metadata?.resourceVersion,
-  );
-  if (versions.some((version) => version === undefined)) return undefined;
+  const version = vpa.metadata?.resourceVersion;
+  if (version === undefined) return undefined;
+  let key = `${vpa.metadata?.namespace}/${vpa.metadata?.name}@${version}`;
+  for (const limitRange of limitRanges) {
+    const limitVersion = limitRange.metadata?.resourceVersion;
+    if (limitVersion === undefined) return undefined;
+    key += `,${limitVersion}`;
+  }
+  return key;
+}
+
+/** What of a pod its evaluation depends on: containers, resources, VPA annotations. */
+function podShape(pod: UpdaterPod): string {
   const annotations = pod.metadata?.annotations ?? {};
   return JSON.stringify([
-    vpa.metadata?.namespace,
-    vpa.metadata?.name,
-    versions,
     pod.spec.containers.map((container) => [
       container.name,
       container.resources,

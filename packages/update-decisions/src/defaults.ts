@@ -32,8 +32,11 @@ export function withDefaults<T extends object>(
   defaults: T,
   overrides: Partial<T> | undefined,
 ): T {
-  const set = Object.entries(overrides ?? {}).filter(
-    ([, value]) => value !== undefined,
-  );
-  return { ...defaults, ...Object.fromEntries(set) };
+  // Called per pod per cycle: a plain loop, no intermediate arrays.
+  const result = { ...defaults };
+  for (const key in overrides) {
+    const value = overrides[key];
+    if (value !== undefined) result[key] = value;
+  }
+  return result;
 }
