@@ -5,6 +5,10 @@ import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
+import {
+  startOtlpReceiver,
+  type ReceivedSpan,
+} from '../harness/otlp-receiver.ts';
 import { watchPods, type PodWatch } from '../harness/pod-watch.ts';
 import { startRecommender } from '../harness/recommender-process.ts';
 import {
@@ -339,7 +343,7 @@ describeLocal('the updater on the real control plane', () => {
     ).toHaveLength(2);
   });
 
-  it('--dry-run logs what it would do and changes nothing', async () => {
+  it('--dry-run logs what it would do and changes nothing; its cycles arrive as OTLP traces', async () => {
     const namespace = currentNamespace();
     const pods = await runDeployment(kube, namespace, {
       name: 'watched',
@@ -355,7 +359,15 @@ describeLocal('the updater on the real control plane', () => {
       'watched',
       recommendation('500m', '400m', '700m'),
     );
-    const dryRun = await updater(['--dry-run']);
+    const receiver = await startOtlpReceiver();
+    const dryRun = await updater(['--dry-run'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+      // Export soon after each cycle rather than every 5 s (the default).
+      OTEL_BSP_SCHEDULE_DELAY: '500',
+    }).catch(async (error: unknown) => {
+      await receiver.close();
+      throw error;
+    });
     await waitFor(
       'the dry run to have said twice what it would evict',
       async () =>
@@ -378,6 +390,36 @@ describeLocal('the updater on the real control plane', () => {
     expect(metrics.body).toMatch(
       /tandem_updater_dry_run_actions_total\{action="evict"\} [1-9]/,
     );
+
+    // updater.cycle › EvictPods › updater.vpa › updater.evict, in one trace.
+    const chain = [
+      'updater.cycle',
+      'EvictPods',
+      'updater.vpa',
+      'updater.evict',
+    ];
+    const traced = await waitFor(
+      'an updater.cycle trace down to an updater.evict span',
+      async () => {
+        const spans = receiver.spans();
+        const evict = spans.find((span) => span.name === 'updater.evict');
+        const path: ReceivedSpan[] = [];
+        for (let span = evict; span !== undefined; ) {
+          path.unshift(span);
+          const parent: string = span.parentSpanId;
+          span = spans.find((candidate) => candidate.spanId === parent);
+        }
+        return path.map((span) => span.name).join(' › ') === chain.join(' › ')
+          ? path
+          : undefined;
+      },
+      { timeoutMs: 20_000 },
+      async () =>
+        `${receiver.spans().length} spans: ${[...new Set(receiver.spans().map((span) => span.name))].join(', ')}`,
+    ).finally(() => receiver.close());
+    expect(traced[0]?.parentSpanId).toBe('');
+    expect(traced[0]?.resource['service.name']).toBe('tandem-updater');
+    expect(traced[2]?.attributes['vpa']).toBe(`${namespace}/watched`);
   });
 
   it('two updaters elect one leader; only the leader runs cycles, and the other takes over when it stops', async () => {
