@@ -34,6 +34,12 @@ describe('recommender flags', () => {
         },
       },
       verbosityLogLevel: 'info',
+      featureGates: {
+        InPlace: false,
+        CPUStartupBoost: false,
+        PerVPAConfig: false,
+      },
+      ignoredFlags: [],
       storage: 'checkpoint',
       prometheus: {
         address: 'http://prometheus.monitoring.svc',
@@ -314,6 +320,33 @@ describe('recommender flags', () => {
       parseFlags(['--container-recommendation-max-allowed-memory=lots']),
     ).toThrow(
       /^--container-recommendation-max-allowed-memory: invalid quantity "lots"/,
+    );
+  });
+
+  it("starts with the arguments of upstream's chart and manifests: klog flags, profiling and gates", () => {
+    const flags = parseFlags([
+      '--v=4',
+      '--stderrthreshold=info',
+      '--logtostderr=false',
+      '--profiling=false',
+      '--feature-gates=InPlace=true,CPUStartupBoost=false',
+      '--leader-elect-resource-lock=leases',
+    ]);
+    expect(flags.ignoredFlags).toEqual([
+      'logtostderr',
+      'stderrthreshold',
+      'profiling',
+    ]);
+    expect(flags.featureGates).toEqual({
+      InPlace: true,
+      CPUStartupBoost: false,
+      PerVPAConfig: false,
+    });
+  });
+
+  it('refuses by name the gate whose behaviour Tandem lacks', () => {
+    expect(() => parseFlags(['--feature-gates=PerVPAConfig=true'])).toThrow(
+      /PerVPAConfig/,
     );
   });
 

@@ -13,11 +13,17 @@ import {
   parseNamespaceFilter,
   leaderElectionFlagOptions,
   parseLeaderElection,
+  ignoredKlogFlags,
+  KLOG_BOOLEAN_FLAGS,
+  KLOG_NO_OP_FLAG_OPTIONS,
+  parseFeatureGates,
+  verbosityLogLevel,
   type LeaderElectionFlags,
 } from '@tandem/flags';
 import {
   parseQuantity,
   QuantityError,
+  type FeatureGates,
   type ResourceList,
 } from '@tandem/vpa-api';
 import type { PrometheusSettings } from './history/load-prometheus-history.js';
@@ -45,6 +51,10 @@ export interface RecommenderFlags extends LeaderElectionFlags {
   estimators: EstimatorSettings;
   /** The log level `--v` asks for when LOG_LEVEL is not set: `debug` from 5 up. */
   verbosityLogLevel: 'info' | 'debug';
+  /** `--feature-gates`: accepted as upstream's manifests pass them (see FEATURE_GATES). */
+  featureGates: FeatureGates;
+  /** klog flags and `--profiling` given on the command line, accepted and ignored. */
+  ignoredFlags: string[];
   /** `--container-recommendation-max-allowed-cpu/-memory`: caps for resources a policy leaves open. */
   globalMaxAllowed: ResourceList;
   /** `--storage`: where history comes from at start-up ("" means checkpoint, as upstream). */
@@ -113,7 +123,20 @@ const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
   'leader-elect',
   'prometheus-insecure',
   'humanize-memory',
+  'profiling',
+  ...KLOG_BOOLEAN_FLAGS,
 ]);
+
+/**
+ * Upstream's gates, all alpha and off. InPlace and CPUStartupBoost change nothing in a
+ * recommender; PerVPAConfig's per-VPA OOM and aggregation settings are not implemented, so
+ * turning it on is refused by name.
+ */
+const FEATURE_GATES = {
+  InPlace: { default: false, implemented: true },
+  CPUStartupBoost: { default: false, implemented: true },
+  PerVPAConfig: { default: false, implemented: false },
+} as const;
 
 /** Upstream flags Tandem has no counterpart for, and why: refused by name, never ignored. */
 const UNIMPLEMENTED_FLAGS: ReadonlyMap<string, string> = new Map([
@@ -132,7 +155,6 @@ const UNIMPLEMENTED_FLAGS: ReadonlyMap<string, string> = new Map([
     'cpu-integer-post-processor-enabled',
     'the integer-CPU post-processor is not implemented',
   ],
-  ['feature-gates', 'no feature gate (PerVPAConfig) is implemented'],
 ]);
 
 function refuseUnimplemented(args: readonly string[]): void {
@@ -214,8 +236,12 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'prometheus-bearer-token': { type: 'string', default: '' },
         'prometheus-bearer-token-file': { type: 'string', default: '' },
         ...ESTIMATOR_FLAG_OPTIONS,
+        'feature-gates': { type: 'string', default: '' },
+        // pprof: Tandem has no profiling endpoint; accepted so upstream's manifests start.
+        profiling: { type: 'boolean' },
         // klog's verbosity: upstream manifests set it; 5 and more mean debug logs here.
         v: { type: 'string', default: '4' },
+        ...KLOG_NO_OP_FLAG_OPTIONS,
       },
     }));
   } catch (error) {
@@ -267,7 +293,12 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
       ),
     },
     estimators: estimatorSettings(values),
-    verbosityLogLevel: parseNumberIn(values.v, 'v', 0) >= 5 ? 'debug' : 'info',
+    verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
+    featureGates: parseFeatureGates(values['feature-gates'], FEATURE_GATES),
+    ignoredFlags: [
+      ...ignoredKlogFlags(values),
+      ...(values.profiling === undefined ? [] : ['profiling']),
+    ],
     storage: parseStorage(values.storage),
     prometheus: {
       address: prometheusAddress(values['prometheus-address']),

@@ -57,6 +57,8 @@ export async function main(
     env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
   });
   const { logger } = telemetry;
+  if (flags.ignoredFlags.length > 0)
+    logger.warn({ flags: flags.ignoredFlags }, 'flags accepted and ignored');
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   const namespace = flags.vpaObjectNamespace;
   const onCacheError = (what: string) => (error: unknown) =>

@@ -57,6 +57,8 @@ describe('startOpsServer over real HTTP', () => {
       'application/json; charset=utf-8',
     );
     expect(await ok.json()).toEqual({ status: 'ok' });
+    // Upstream's probe path answers the same.
+    expect((await fetch(`${server.url}/health-check`)).status).toBe(200);
 
     health = unhealthy(
       'last successful cycle 301s ago, more than 5 × interval (300s)',
@@ -69,6 +71,7 @@ describe('startOpsServer over real HTTP', () => {
         'last successful cycle 301s ago, more than 5 × interval (300s)',
       ],
     });
+    expect((await fetch(`${server.url}/health-check`)).status).toBe(503);
   });
 
   it('answers /readyz from the readiness check, independently of /healthz', async () => {

@@ -15,7 +15,7 @@ export interface OpsServerOptions {
   /** Defaults to all interfaces, as a pod's probes and scrapers need. */
   readonly host?: string;
   readonly registry: Registry;
-  /** Liveness, served on /healthz. */
+  /** Liveness, served on /healthz and upstream's /health-check. */
   readonly health: HealthCheck;
   /** Readiness, served on /readyz. */
   readonly readiness: HealthCheck;
@@ -30,7 +30,8 @@ export interface OpsServer {
 }
 
 /**
- * Serves `GET /metrics` (Prometheus text format), `/healthz` and `/readyz` (200 with
+ * Serves `GET /metrics` (Prometheus text format), `/healthz` (also as `/health-check`, the
+ * path upstream's manifests and chart probe) and `/readyz` (200 with
  * `{"status":"ok"}`, or 503 with `{"status":"unhealthy","reasons":[...]}`; a check that
  * throws counts as unhealthy), 404 for any other path, 405 for methods other than
  * GET/HEAD. Resolves once listening.
@@ -83,8 +84,8 @@ async function handle(
   response: ServerResponse,
 ): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-  const known =
-    path === '/metrics' || path === '/healthz' || path === '/readyz';
+  const liveness = path === '/healthz' || path === '/health-check';
+  const known = liveness || path === '/metrics' || path === '/readyz';
   if (!known) {
     send(response, 404, 'text/plain; charset=utf-8', 'not found\n', request);
     return;
@@ -106,7 +107,7 @@ async function handle(
     return;
   }
   const report = await runCheck(
-    path === '/healthz' ? options.health : options.readiness,
+    liveness ? options.health : options.readiness,
   );
   const body = report.healthy
     ? { status: 'ok' }
