@@ -239,6 +239,48 @@ describeLocal('the recommender resolves targets of any scalable kind', () => {
     ).toBeLessThanOrEqual(1);
   });
 
+  it('recommends for a Deployment controlled by an object without /scale, as upstream walks the owner chain', async () => {
+    // An operator's custom resource stands behind many Deployments; a ConfigMap is the
+    // simplest owner that is neither a well-known controller nor scalable.
+    const owner = await kube.core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'operator-owned' } },
+    });
+    await runDeployment(kube, namespace, {
+      name: 'operated',
+      replicas: 1,
+      cpuRequest: '100m',
+      memoryRequest: '64Mi',
+      initialUsage: { cpu: '200m', memory: '100Mi' },
+    });
+    await kube.apps.patchNamespacedDeployment({
+      namespace,
+      name: 'operated',
+      body: [
+        {
+          op: 'add',
+          path: '/metadata/ownerReferences',
+          value: [
+            {
+              apiVersion: 'v1',
+              kind: 'ConfigMap',
+              name: 'operator-owned',
+              uid: owner.metadata?.uid,
+              controller: true,
+            },
+          ],
+        },
+      ],
+    });
+    await vpas.createVpa('operated', 'operated');
+    const { vpa } = await vpas.waitForRecommendation(
+      'operated',
+      'a recommendation for the operator-owned Deployment',
+      { context: logTail },
+    );
+    expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
+  });
+
   it('marks a target kind without a scale subresource ConfigUnsupported, saying why', async () => {
     await vpas.createVpa('unscalable', 'settings', {
       targetRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'settings' },

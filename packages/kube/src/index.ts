@@ -65,6 +65,7 @@ export {
 } from './targets/well-known-kinds.js';
 export {
   SCALE_TTL_MS,
+  NotScalableError,
   scalableResource,
   scaleTargets,
   type ApiResourceList,

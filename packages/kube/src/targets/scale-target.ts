@@ -29,9 +29,14 @@ export interface ScaleTargetRef {
   name: string;
 }
 
+/** The kind is served by no resource with a `scale` subresource (or not served at all). */
+export class NotScalableError extends Error {
+  override readonly name = 'NotScalableError';
+}
+
 /**
  * The resource serving `kind` in a discovery document, provided it has a `scale`
- * subresource; throws with the reason otherwise.
+ * subresource; throws `NotScalableError` with the reason otherwise.
  */
 export function scalableResource(
   list: ApiResourceList,
@@ -43,11 +48,13 @@ export function scalableResource(
     (candidate) => candidate.kind === kind && !candidate.name.includes('/'),
   );
   if (resource === undefined)
-    throw new Error(`the API server serves no kind ${kind} in ${apiVersion}`);
+    throw new NotScalableError(
+      `the API server serves no kind ${kind} in ${apiVersion}`,
+    );
   if (
     !resources.some((candidate) => candidate.name === `${resource.name}/scale`)
   )
-    throw new Error(
+    throw new NotScalableError(
       `${kind} in ${apiVersion} is neither a well-known controller nor has a scale subresource`,
     );
   return resource.name;
@@ -91,7 +98,9 @@ export function scaleTargets({
         list = (await get(path)) as ApiResourceList;
       } catch (error) {
         if (httpStatusOf(error) === 404)
-          throw new Error(`the API server does not serve ${apiVersion}`);
+          throw new NotScalableError(
+            `the API server does not serve ${apiVersion}`,
+          );
         throw error;
       }
       discovery.set(path, list);

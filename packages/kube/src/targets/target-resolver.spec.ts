@@ -1,4 +1,5 @@
 import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
+import { NotScalableError } from './scale-target.js';
 import { targetResolver, type TargetReaders } from './target-resolver.js';
 import type { TargetObject } from './well-known-kinds.js';
 
@@ -76,6 +77,99 @@ describe('targetResolver', () => {
       });
     },
   );
+
+  it('accepts a target controlled by a custom resource without /scale (owner-chain walk)', async () => {
+    wellKnownAnswer = answer({
+      ownerReferences: [
+        {
+          apiVersion: 'example.com/v1',
+          kind: 'App',
+          name: 'web',
+          controller: true,
+        },
+      ],
+      selector: SELECTOR,
+    });
+    scalableAnswer = async () => {
+      throw new NotScalableError(
+        'App in example.com/v1 is neither a well-known controller nor has a scale subresource',
+      );
+    };
+    await expect(resolve(vpa('Deployment'))).resolves.toEqual({
+      selector: SELECTOR,
+    });
+    expect(calls).toEqual([
+      ['wellKnown', 'Deployment', 'team-a', 'web'],
+      [
+        'scalable',
+        {
+          apiVersion: 'example.com/v1',
+          kind: 'App',
+          name: 'web',
+          controller: true,
+        },
+        'team-a',
+      ],
+    ]);
+  });
+
+  it('refuses a target controlled by a well-known kind without reading it', async () => {
+    both({
+      ownerReferences: [
+        {
+          apiVersion: 'apps/v1',
+          kind: 'ReplicaSet',
+          name: 'rs',
+          controller: true,
+        },
+      ],
+      selector: SELECTOR,
+    });
+    await expect(resolve(vpa('Deployment'))).resolves.toEqual({
+      unsupported:
+        'The target Deployment team-a/web has a parent controller (ReplicaSet rs) but it should point to a topmost well-known or scalable controller',
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('says when the parent cannot be read, and does not guess', async () => {
+    wellKnownAnswer = answer({
+      ownerReferences: [
+        {
+          apiVersion: 'example.com/v1',
+          kind: 'App',
+          name: 'web',
+          controller: true,
+        },
+      ],
+      selector: SELECTOR,
+    });
+    scalableAnswer = async () => {
+      throw new Error('connection refused');
+    };
+    await expect(resolve(vpa('Deployment'))).resolves.toEqual({
+      unsupported:
+        'Cannot read targetRef. Reason: its parent App team-a/web: connection refused',
+    });
+  });
+
+  it('accepts a target whose controlling owner no longer exists', async () => {
+    wellKnownAnswer = answer({
+      ownerReferences: [
+        {
+          apiVersion: 'example.com/v1',
+          kind: 'App',
+          name: 'gone',
+          controller: true,
+        },
+      ],
+      selector: SELECTOR,
+    });
+    scalableAnswer = answer(undefined);
+    await expect(resolve(vpa('Deployment'))).resolves.toEqual({
+      selector: SELECTOR,
+    });
+  });
 
   it('accepts owners that do not control the target', async () => {
     both({

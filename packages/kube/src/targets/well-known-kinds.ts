@@ -2,7 +2,12 @@ import type { LabelSelector } from '@tandem/vpa-api';
 
 /** What target resolution needs from a target object, whichever way it was read. */
 export interface TargetObject {
-  ownerReferences?: { kind: string; name: string; controller?: boolean }[];
+  ownerReferences?: {
+    apiVersion?: string;
+    kind: string;
+    name: string;
+    controller?: boolean;
+  }[];
   selector: LabelSelector | undefined;
 }
 
