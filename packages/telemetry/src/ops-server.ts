@@ -106,9 +106,7 @@ async function handle(
     send(response, 200, options.registry.contentType, body, request);
     return;
   }
-  const report = await runCheck(
-    liveness ? options.health : options.readiness,
-  );
+  const report = await runCheck(liveness ? options.health : options.readiness);
   const body = report.healthy
     ? { status: 'ok' }
     : { status: 'unhealthy', reasons: report.reasons };
