@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CoreV1Event,
   KubernetesObject,
@@ -15,7 +14,7 @@ import {
   watchedCollection,
 } from '@tandem/kube';
 import {
-  leaderCycleHealth,
+  cycleLoop,
   startOpsServer,
   startTelemetry,
   unhealthy,
@@ -162,18 +161,21 @@ export async function main(
   };
 
   const leadership = startLeadership(flags, kubeConfig, logger);
-  let lastSuccessMs: number | undefined;
+  const loop = cycleLoop({
+    intervalMs: flags.recommenderIntervalMs,
+    leadership,
+    cycle: (nowMs) => runCycle(context, nowMs),
+    onFailure: (error) =>
+      logger.error(
+        { err: error },
+        'cycle failed; the model is kept and the next cycle retries',
+      ),
+    logger,
+  });
   const ops = await startOpsServer({
     ...flags.address,
     registry: telemetry.metrics,
-    // A standby runs no cycles: only the leader's are judged.
-    health: () =>
-      leaderCycleHealth({
-        nowMs: Date.now(),
-        leadingSinceMs: leadership.leadingSinceMs(),
-        lastSuccessMs,
-        intervalMs: flags.recommenderIntervalMs,
-      }),
+    health: loop.health,
     readiness: () =>
       vpas.status().hasSynced && pods.status().hasSynced && targets.hasSynced()
         ? healthy
@@ -200,28 +202,7 @@ export async function main(
       recordEvent: eventRecorder(kubeConfig, 'tandem-recommender'),
     });
 
-  // Upstream's ticker: the first cycle one interval after start-up, then every interval.
-  while (!stopping.signal.aborted) {
-    await sleep(flags.recommenderIntervalMs, undefined, {
-      signal: stopping.signal,
-    }).catch(() => undefined);
-    if (stopping.signal.aborted) break;
-    if (!leadership.isLeading()) continue;
-    const nowMs = Date.now();
-    try {
-      const summary = await runCycle(context, nowMs);
-      lastSuccessMs = Date.now();
-      logger.info(
-        { ...summary, durationMs: lastSuccessMs - nowMs },
-        'cycle done',
-      );
-    } catch (error) {
-      logger.error(
-        { err: error },
-        'cycle failed; the model is kept and the next cycle retries',
-      );
-    }
-  }
+  await loop.run(stopping.signal);
 
   logger.info('stopping');
   await leadership.stop();

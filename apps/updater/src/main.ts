@@ -17,7 +17,7 @@ import {
   watchedCollection,
 } from '@tandem/kube';
 import {
-  leaderCycleHealth,
+  cycleLoop,
   healthy,
   startOpsServer,
   startTelemetry,
@@ -202,18 +202,27 @@ export async function main(
   };
 
   const leadership = startLeadership(flags, kubeConfig, logger);
-  let lastSuccessMs: number | undefined;
+  const loop = cycleLoop({
+    intervalMs: flags.updaterIntervalMs,
+    leadership,
+    cycle: async (nowMs) => {
+      const summary = await runUpdaterCycle(context, new Date(nowMs));
+      context.infeasible.retainOnly(
+        pods.list().map((pod) => pod.metadata?.uid ?? ''),
+      );
+      return summary;
+    },
+    onFailure: (error) =>
+      recover(
+        'cycle',
+        `cycle failed; the next one retries: ${describeError(error)}`,
+      ),
+    logger,
+  });
   const ops = await startOpsServer({
     ...flags.address,
     registry: telemetry.metrics,
-    // A standby runs no cycles: only the leader's are judged.
-    health: () =>
-      leaderCycleHealth({
-        nowMs: Date.now(),
-        leadingSinceMs: leadership.leadingSinceMs(),
-        lastSuccessMs,
-        intervalMs: flags.updaterIntervalMs,
-      }),
+    health: loop.health,
     readiness: () =>
       vpas.hasSynced && pods.hasSynced && limitRanges.hasSynced
         ? healthy
@@ -224,31 +233,7 @@ export async function main(
   await Promise.all([vpas.start(), pods.start(), limitRanges.start()]);
   logger.info('caches synced');
 
-  // Upstream's ticker: the first cycle one interval after start-up, then every interval.
-  while (!stopping.signal.aborted) {
-    await sleep(flags.updaterIntervalMs, undefined, {
-      signal: stopping.signal,
-    }).catch(() => undefined);
-    if (stopping.signal.aborted) break;
-    if (!leadership.isLeading()) continue;
-    const now = new Date();
-    try {
-      const summary = await runUpdaterCycle(context, now);
-      context.infeasible.retainOnly(
-        pods.list().map((pod) => pod.metadata?.uid ?? ''),
-      );
-      lastSuccessMs = Date.now();
-      logger.info(
-        { ...summary, durationMs: lastSuccessMs - now.getTime() },
-        'cycle done',
-      );
-    } catch (error) {
-      recover(
-        'cycle',
-        `cycle failed; the next one retries: ${describeError(error)}`,
-      );
-    }
-  }
+  await loop.run(stopping.signal);
 
   logger.info('stopping');
   await leadership.stop();

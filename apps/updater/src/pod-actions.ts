@@ -4,7 +4,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { describeError, httpStatusOf } from '@tandem/kube';
+import { describeError, hasStatusCause, httpStatusOf } from '@tandem/kube';
 import type { AddOperation } from '@tandem/admission';
 import type { UpdaterPod } from '@tandem/update-decisions';
 
@@ -85,7 +85,7 @@ export function kubePodActions(kubeConfig: KubeConfig): PodActions {
         if (status === undefined) throw error;
         const message = describeError(error);
         if (status === 404) return { outcome: 'gone', message };
-        if (status === 403 && hasCause(error, NODE_CAPACITY_CAUSE))
+        if (status === 403 && hasStatusCause(error, NODE_CAPACITY_CAUSE))
           return { outcome: 'infeasible', message };
         return { outcome: 'failed', message };
       }
@@ -102,23 +102,3 @@ export const dryRunActions: PodActions = {
   resize: async () => ({ outcome: 'resized' }),
   annotate: async () => undefined,
 };
-
-/** Whether a failed call's Status lists a cause of this type (`details.causes[].type`). */
-function hasCause(error: unknown, type: string): boolean {
-  const body = (error as { body?: unknown }).body;
-  const parsed = typeof body === 'string' ? safeParse(body) : body;
-  const causes = (parsed as { details?: { causes?: unknown } } | undefined)
-    ?.details?.causes;
-  return (
-    Array.isArray(causes) &&
-    causes.some((cause) => (cause as { type?: unknown })?.type === type)
-  );
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}

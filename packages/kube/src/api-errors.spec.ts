@@ -1,4 +1,9 @@
-import { describeError, httpStatusOf, isGone } from './api-errors.js';
+import {
+  describeError,
+  hasStatusCause,
+  httpStatusOf,
+  isGone,
+} from './api-errors.js';
 
 describe('API errors', () => {
   it('reads the status of an ApiException (code), a watch error (statusCode) and a Status', () => {
@@ -58,5 +63,29 @@ describe('API errors', () => {
       body: '<html>service unavailable</html>',
     });
     expect(describeError(proxyPage)).toBe('HTTP 503: HTTP-Code: 503');
+  });
+});
+
+describe('hasStatusCause', () => {
+  const refused = {
+    code: 403,
+    body: JSON.stringify({
+      kind: 'Status',
+      message: 'pod resize is infeasible',
+      details: { causes: [{ type: 'NodeCapacity', message: 'cpu' }] },
+    }),
+  };
+
+  it('finds a cause type in a raw or parsed Status body', () => {
+    expect(hasStatusCause(refused, 'NodeCapacity')).toBe(true);
+    expect(
+      hasStatusCause({ body: JSON.parse(refused.body) }, 'NodeCapacity'),
+    ).toBe(true);
+  });
+
+  it('is false for other causes, bodies that are no Status, and no error at all', () => {
+    expect(hasStatusCause(refused, 'FieldValueInvalid')).toBe(false);
+    expect(hasStatusCause({ body: 'not json' }, 'NodeCapacity')).toBe(false);
+    expect(hasStatusCause(undefined, 'NodeCapacity')).toBe(false);
   });
 });

@@ -43,10 +43,13 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
-/** The `reason` and `message` of a Kubernetes Status body (raw or parsed), when it is one. */
+/**
+ * The `reason`, `message` and `details.causes[].type`s of a Kubernetes Status body (raw or
+ * parsed), when it is one.
+ */
 export function apiStatusOf(
   body: unknown,
-): { reason?: string; message?: string } | undefined {
+): { reason?: string; message?: string; causeTypes?: string[] } | undefined {
   let parsed = body;
   if (typeof body === 'string') {
     try {
@@ -56,7 +59,24 @@ export function apiStatusOf(
     }
   }
   if (parsed === null || typeof parsed !== 'object') return undefined;
-  const { kind, reason, message } = parsed as Record<string, unknown>;
+  const { kind, reason, message, details } = parsed as Record<string, unknown>;
   if (kind !== 'Status' || typeof message !== 'string') return undefined;
-  return { message, ...(typeof reason === 'string' ? { reason } : {}) };
+  const causes = (details as { causes?: unknown } | undefined)?.causes;
+  const causeTypes = Array.isArray(causes)
+    ? causes.flatMap((cause) => {
+        const type = (cause as { type?: unknown } | null)?.type;
+        return typeof type === 'string' ? [type] : [];
+      })
+    : [];
+  return {
+    message,
+    ...(typeof reason === 'string' ? { reason } : {}),
+    ...(causeTypes.length > 0 ? { causeTypes } : {}),
+  };
+}
+
+/** Whether a failed API call's Status lists a cause of this type (e.g. `NodeCapacity`). */
+export function hasStatusCause(error: unknown, type: string): boolean {
+  const body = (error as { body?: unknown } | null)?.body;
+  return apiStatusOf(body)?.causeTypes?.includes(type) ?? false;
 }

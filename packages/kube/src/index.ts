@@ -5,6 +5,7 @@ export {
 } from './backoff.js';
 export {
   apiStatusOf,
+  hasStatusCause,
   describeError,
   httpStatusOf,
   isGone,

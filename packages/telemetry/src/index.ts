@@ -41,3 +41,8 @@ export {
   type Env,
 } from './tracing.js';
 export { AsyncLocalStorageContextManager } from './context-manager.js';
+export {
+  cycleLoop,
+  type CycleLoop,
+  type LoopLeadership,
+} from './cycle-loop.js';
