@@ -31,8 +31,9 @@ Options for recommend:
   --usage <file>     CSV with the header timestamp_s,series_id,cpu_cores,memory_bytes;
                      one row is one metrics snapshot of one container; each series is
                      one container of one pod under one VPA.
-  --output <format>  table (default, for people) or json (quantity strings exactly as
-                     a VPA status holds them).
+  --output <format>  table (default, for people; quantities as kubectl prints them,
+                     e.g. 587m, 250Mi) or json (quantity strings exactly as a VPA
+                     status holds them).
   --no-progress      Do not draw the progress line on standard error.
 `;
 

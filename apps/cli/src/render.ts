@@ -1,6 +1,4 @@
 import type { ResourceQuantities } from '@tandem/estimators';
-import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
-import { humanCpu, humanMemory } from './human-units.js';
 import type { SeriesRecommendation } from './recommend.js';
 
 const BOUNDS = ['target', 'lowerBound', 'upperBound'] as const;
@@ -23,7 +21,13 @@ export function renderJson(
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-/** An aligned table for people, with human units. */
+/**
+ * An aligned table for people, one series a row. Every quantity is the recommendation's own
+ * string, which is already in Kubernetes' canonical form (what `kubectl` prints): CPU as
+ * DecimalSI (`587m`, `2`), memory as BinarySI (`250Mi`, or plain bytes `628694953` when no
+ * binary suffix divides it exactly). Each cell below the header is one whitespace-free token,
+ * so `awk '{print $3}'` picks a column as it would from kubectl's output.
+ */
 export function renderTable(
   recommendations: ReadonlyMap<string, SeriesRecommendation>,
 ): string {
@@ -40,16 +44,12 @@ export function renderTable(
   const rows = [...recommendations].map(([seriesId, recommendation]) => [
     seriesId,
     String(recommendation.samples),
-    ...BOUNDS.flatMap((bound) => humanResources(recommendation[bound])),
+    ...BOUNDS.flatMap((bound) => [
+      recommendation[bound].cpu,
+      recommendation[bound].memory,
+    ]),
   ]);
   return formatColumns([header, ...rows]);
-}
-
-function humanResources(resources: ResourceQuantities): [string, string] {
-  return [
-    humanCpu(parseCpuMillicores(resources.cpu)),
-    humanMemory(parseMemoryBytes(resources.memory)),
-  ];
 }
 
 /** Left-aligns the first column and right-aligns the numbers, two spaces apart. */
