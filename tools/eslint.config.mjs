@@ -1,7 +1,7 @@
 import baseConfig from '../eslint.config.mjs';
 
-// The benchmarks run the recommender's and the updater's cycles in memory, so tools may
-// import the modules those apps export (`@nx/enforce-module-boundaries` forbids importing
+// The benchmarks run the updater's cycle in memory, so tools may import the modules that
+// app exports (`@nx/enforce-module-boundaries` forbids importing
 // apps otherwise); the rest of the base rule's options stay as they are.
 const RULE = '@nx/enforce-module-boundaries';
 const base = baseConfig.find((config) => config.rules?.[RULE] !== undefined);
@@ -18,11 +18,7 @@ export default [
         level,
         {
           ...options,
-          allow: [
-            ...options.allow,
-            '@tandem/recommender/*',
-            '@tandem/updater/*',
-          ],
+          allow: [...options.allow, '@tandem/updater/*'],
         },
       ],
     },

@@ -1,40 +1,29 @@
-import type {
-  CoreV1Event,
-  KubernetesObject,
-  V1Pod,
-} from '@kubernetes/client-node';
 import {
-  describeError,
   eventRecorder,
-  podMetricsSource,
-  kubeGetJson,
-  startLeadership,
+  limitRequestRate,
   loadKubeConfig,
-  vpaTargetResolution,
-  watchedCollection,
+  startLeadership,
 } from '@tandem/kube';
 import {
+  type CycleContext,
+  endTerm,
+  freshCycleState,
+  loadCheckpoints,
+  recommenderMetrics,
+  runCycle,
+  startTerm,
+} from '@tandem/recommender-core';
+import {
   cycleLoop,
+  healthy,
   startOpsServer,
   startTelemetry,
   unhealthy,
-  healthy,
 } from '@tandem/telemetry';
-import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
-import { loadCheckpoints } from './checkpoint-loader.js';
-import { loadVpas, runCycle, type CycleContext } from './cycle.js';
-import { FlagError, parseFlags } from './flags.js';
-import { loadPrometheusHistory } from './history/load-prometheus-history.js';
-import {
-  ClusterModel,
-  objectKey,
-  oomsFromEvictionEvent,
-  oomsFromPodUpdate,
-  type ObservedOom,
-  type ObservedPod,
-} from './model/index.js';
-import { recommenderMetrics } from './recommender-metrics.js';
-import { vpaStore } from './vpa-store.js';
+import { vpaStore } from './checkpoints/vpa-store.js';
+import { FlagError, parseFlags } from './config/flags.js';
+import { clusterInputs } from './inputs/cluster-inputs.js';
+import { loadPrometheusHistory } from './inputs/load-prometheus-history.js';
 
 /** Runs the recommender until SIGTERM/SIGINT; returns the exit code. */
 export async function main(
@@ -59,111 +48,80 @@ export async function main(
   if (flags.ignoredFlags.length > 0)
     logger.warn({ flags: flags.ignoredFlags }, 'flags accepted and ignored');
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const namespace = flags.vpaObjectNamespace;
-  const onCacheError = (what: string) => (error: unknown) =>
-    logger.warn({ cache: what }, `cache recovered: ${describeError(error)}`);
 
-  const getJson = kubeGetJson(kubeConfig);
-  const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
-  const collection = <T extends KubernetesObject>(
-    what: string,
-    path: string,
-    fieldSelector?: string,
-  ) =>
-    watchedCollection<T>({
-      kubeConfig,
-      get: getJson,
-      path,
-      fieldSelector,
-      onError: onCacheError(what),
-    });
-  const vpas = collection<KubernetesObject>(
-    'vpas',
-    `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
-  );
-  // Pending pods have no usage yet and are left out, as upstream's pod informer does.
-  const pods = collection<V1Pod>(
-    'pods',
-    `/api/v1${scope}/pods`,
-    'status.phase!=Pending',
-  );
-  // Memory evictions count as OOMs (upstream's observer); only new events matter, so the
-  // cache's initial list is read like upstream's watch replay, and updates are ignored.
-  const evictions = collection<CoreV1Event>(
-    'eviction events',
-    `/api/v1${scope}/events`,
-    'reason=Evicted',
-  );
-  const ooms: ObservedOom[] = [];
-  pods.onEvent((event) => {
-    if (event.type === 'update')
-      ooms.push(
-        ...oomsFromPodUpdate(
-          event.previous as ObservedPod,
-          event.object as ObservedPod,
-        ),
-      );
-  });
-  evictions.onEvent((event) => {
-    if (event.type === 'add') ooms.push(...oomsFromEvictionEvent(event.object));
-  });
-
-  // Targets: well-known controllers from list+watch caches, other kinds via `/scale`.
-  const targets = vpaTargetResolution({
-    kubeConfig,
-    get: getJson,
-    namespace,
-    onError: (kind, error) => onCacheError(kind)(error),
-  });
-
-  const metrics = recommenderMetrics(telemetry.metrics);
-  const store = vpaStore(kubeConfig);
-  const context: CycleContext = {
-    model: new ClusterModel({
-      memorySaver: flags.memorySaver,
-      aggregation: flags.estimators.aggregation,
-    }),
-    recommenderConfig: flags.estimators.recommender,
-    recommendationFormat: flags.estimators.format,
+  const cluster = clusterInputs(kubeConfig, namespace, logger);
+  const leadership = startLeadership(flags, kubeConfig, logger);
+  const settings: CycleContext['settings'] = {
     selection: {
       recommenderName: flags.recommenderName,
       namespace,
       ignoredNamespaces: flags.ignoredVpaObjectNamespaces,
     },
+    recommenderConfig: flags.estimators.recommender,
+    recommendationFormat: flags.estimators.format,
     globalMaxAllowed: flags.globalMaxAllowed,
-    allVpaKeys: () =>
-      new Set(
-        vpas
-          .list()
-          .map((vpa) =>
-            objectKey(vpa.metadata?.namespace ?? '', vpa.metadata?.name ?? ''),
-          ),
-      ),
+    integerCpuPostProcessor: flags.integerCpuPostProcessor,
     namespace,
     checkpointsEnabled: flags.storage === 'checkpoint',
     checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
     checkpointsTimeoutMs: flags.checkpointsTimeoutMs,
     updateWorkers: flags.updateWorkerCount,
-    lastCheckpointWrittenMs: new Map(),
-    clock: Date.now,
-    lastCheckpointGcMs: Date.now(),
-    // Custom objects arrive as plain JSON, which is exactly the shape vpa-api types describe.
-    listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
-    listPods: () => pods.list(),
-    resolveTarget: targets.resolve,
-    loadMetrics: podMetricsSource(kubeConfig, namespace),
-    takeOoms: () => ooms.splice(0),
-    store,
-    tracer: telemetry.tracer,
-    logger,
-    metrics,
-    lastGcMs: undefined,
+    model: {
+      memorySaver: flags.memorySaver,
+      aggregation: flags.estimators.aggregation,
+    },
   };
+  // The term whose state the cycle holds: a write is allowed only while it still leads.
+  let termSinceMs: number | undefined;
+  const context: CycleContext = {
+    settings,
+    inputs: {
+      ...cluster.inputs,
+      stillLeading: () =>
+        termSinceMs !== undefined &&
+        leadership.leadingSinceMs() === termSinceMs,
+    },
+    store: vpaStore(kubeConfig),
+    observability: {
+      tracer: telemetry.tracer,
+      logger,
+      metrics: recommenderMetrics(telemetry.metrics),
+    },
+    state: freshCycleState(settings, Date.now()),
+  };
+  const recordEvent = eventRecorder(kubeConfig, 'tandem-recommender');
+  const loadHistory = (term: CycleContext) =>
+    flags.storage === 'prometheus'
+      ? loadPrometheusHistory(
+          { model: term.state.model, ...term.observability },
+          flags.prometheus,
+          namespace,
+        )
+      : loadCheckpoints({
+          model: term.state.model,
+          store: term.store,
+          namespace,
+          logger,
+          metrics: term.observability.metrics,
+          recordEvent,
+        });
 
-  const leadership = startLeadership(flags, kubeConfig, logger);
   const loop = cycleLoop({
     intervalMs: flags.recommenderIntervalMs,
     leadership,
+    terms: {
+      start: async () => {
+        const since = leadership.leadingSinceMs();
+        await startTerm(context, loadHistory);
+        termSinceMs = since;
+      },
+      end: () => {
+        termSinceMs = undefined;
+        endTerm(context);
+      },
+    },
     cycle: (nowMs) => runCycle(context, nowMs),
     onFailure: (error) =>
       logger.error(
@@ -177,9 +135,7 @@ export async function main(
     registry: telemetry.metrics,
     health: loop.health,
     readiness: () =>
-      vpas.status().hasSynced && pods.status().hasSynced && targets.hasSynced()
-        ? healthy
-        : unhealthy('caches not synced yet'),
+      cluster.synced() ? healthy : unhealthy('caches not synced yet'),
   });
   logger.info({ url: ops.url }, 'ops server listening');
 
@@ -187,32 +143,12 @@ export async function main(
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => stopping.abort());
 
-  await Promise.all([vpas.start(), pods.start(), evictions.start()]);
-  await loadVpas(context, (kind, message) => logger.warn({ kind }, message));
-  // History (§4.1): after the VPAs, so the memory saver knows which pods they select.
-  if (flags.storage === 'prometheus')
-    await loadPrometheusHistory(context, flags.prometheus, namespace);
-  else
-    await loadCheckpoints({
-      model: context.model,
-      store,
-      namespace,
-      logger,
-      metrics,
-      recordEvent: eventRecorder(kubeConfig, 'tandem-recommender'),
-    });
-
+  await cluster.start();
   await loop.run(stopping.signal);
 
   logger.info('stopping');
   await leadership.stop();
-  await Promise.all([
-    vpas.stop(),
-    pods.stop(),
-    evictions.stop(),
-    targets.stop(),
-    ops.close(),
-  ]);
+  await Promise.all([cluster.stop(), ops.close()]);
   await telemetry.shutdown();
   return 0;
 }

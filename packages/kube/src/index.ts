@@ -101,4 +101,5 @@ export {
   type EventSubject,
   type EventType,
 } from './event-recorder.js';
+export { limitRequestRate } from './request-rate-limit.js';
 export { TokenBucket } from './token-bucket.js';

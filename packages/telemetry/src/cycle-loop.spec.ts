@@ -46,4 +46,60 @@ describe('cycleLoop', () => {
     ).toEqual([1, 3]);
     expect(loop.health().healthy).toBe(true);
   });
+
+  it('starts a term before its first cycle, retries a failed start, and ends it when the lead is lost', async () => {
+    const { destination } = capture();
+    const logger = createLogger({
+      serviceName: 'test',
+      serviceVersion: '0',
+      env: {},
+      destination,
+    });
+    let since: number | undefined = 1;
+    const events: string[] = [];
+    let starts = 0;
+    const stop = new AbortController();
+    const loop = cycleLoop({
+      intervalMs: 2,
+      leadership: {
+        isLeading: () => since !== undefined,
+        leadingSinceMs: () => since,
+      },
+      terms: {
+        start: async () => {
+          starts += 1;
+          events.push(`start ${since}`);
+          if (starts === 2) throw new Error('checkpoints unreadable');
+        },
+        end: () => events.push('end'),
+      },
+      cycle: async () => {
+        events.push(`cycle ${since}`);
+        const cycles = events.filter((e) => e.startsWith('cycle')).length;
+        // Lead lost after the second cycle of term 1 and taken again later: term 2 starts
+        // (its first start fails). The loop sees the loss right after this cycle returns.
+        if (cycles === 2) {
+          since = undefined;
+          setTimeout(() => (since = 2), 10);
+        }
+        if (cycles === 3) stop.abort();
+        return {};
+      },
+      onFailure: (error) => events.push(`failed: ${(error as Error).message}`),
+      logger,
+    });
+    await loop.run(stop.signal);
+
+    expect(events).toEqual([
+      'start 1',
+      'cycle 1',
+      'cycle 1',
+      'end',
+      'start 2',
+      'failed: checkpoints unreadable',
+      'start 2',
+      'cycle 2',
+      'end',
+    ]);
+  });
 });

@@ -15,10 +15,20 @@ export interface CycleLoop {
   run(signal: AbortSignal): Promise<void>;
 }
 
+/** A leadership term's bounds: what a component loads when it takes the lead, and drops. */
+export interface LoopTerms {
+  /** Runs before the term's first cycle (e.g. loading history); a failure is retried next tick. */
+  start(): Promise<void>;
+  /** Runs as soon as the loop sees the lead lost (or the loop stops). */
+  end(): void;
+}
+
 /**
  * Upstream's ticker: the first cycle one interval after `run`, then every interval, only
  * while leading. Each successful cycle is logged as `cycle done` with its summary and
- * duration; a failed one goes to `onFailure`, and the next interval tries again.
+ * duration; a failed one goes to `onFailure`, and the next interval tries again. With
+ * `terms`, each time the lead is taken (a new `leadingSinceMs`) `terms.start` runs before
+ * any cycle of that term, checked before and after every wait, and `terms.end` when it is lost.
  */
 export function cycleLoop(options: {
   intervalMs: number;
@@ -26,9 +36,30 @@ export function cycleLoop(options: {
   cycle: (nowMs: number) => Promise<object>;
   onFailure: (error: unknown) => void;
   logger: Logger;
+  terms?: LoopTerms;
 }): CycleLoop {
-  const { intervalMs, leadership, logger } = options;
+  const { intervalMs, leadership, logger, terms } = options;
   let lastSuccessMs: number | undefined;
+  /** The `leadingSinceMs` of the term whose start ran; undefined outside a term. */
+  let term: number | undefined;
+  /** Brings the term up to date with leadership; true when a cycle may run. */
+  const followLeadership = async (): Promise<boolean> => {
+    const since = leadership.leadingSinceMs();
+    if (terms === undefined) return since !== undefined;
+    if (term !== undefined && term !== since) {
+      term = undefined;
+      terms.end();
+    }
+    if (since === undefined || term === since) return since !== undefined;
+    try {
+      await terms.start();
+      term = since;
+      return true;
+    } catch (error) {
+      options.onFailure(error);
+      return false;
+    }
+  };
   return {
     health: () =>
       leaderCycleHealth({
@@ -39,9 +70,10 @@ export function cycleLoop(options: {
       }),
     async run(signal) {
       while (!signal.aborted) {
+        await followLeadership();
         await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
         if (signal.aborted) break;
-        if (!leadership.isLeading()) continue;
+        if (!leadership.isLeading() || !(await followLeadership())) continue;
         const nowMs = Date.now();
         try {
           const summary = await options.cycle(nowMs);
@@ -54,6 +86,7 @@ export function cycleLoop(options: {
           options.onFailure(error);
         }
       }
+      if (term !== undefined) terms?.end();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { CycleContext } from '@tandem/recommender/cycle';
+import type { CycleContext } from '@tandem/recommender-core';
 import type {
   VerticalPodAutoscaler,
   VerticalPodAutoscalerCheckpoint,

@@ -1,8 +1,13 @@
 import { trace } from '@opentelemetry/api';
 import { DEFAULT_RECOMMENDER_CONFIG } from '@tandem/estimators';
-import { runCycle, type CycleContext } from '@tandem/recommender/cycle';
-import { ClusterModel, objectKey } from '@tandem/recommender/model';
-import { recommenderMetrics } from '@tandem/recommender/recommender-metrics';
+import {
+  ClusterModel,
+  type CycleContext,
+  freshCycleState,
+  objectKey,
+  recommenderMetrics,
+  runCycle,
+} from '@tandem/recommender-core';
 import { createLogger, Registry } from '@tandem/telemetry';
 import { inMemoryVpaStore } from './in-memory-vpa-store.js';
 import { cpuMs, heapUsedAfterGc, medianOfRuns } from './measure.js';
@@ -37,7 +42,7 @@ export async function recommenderCycleFigures(): Promise<Figure[]> {
   // response, parsed outside the cycle's own work.
   const timedCycle = async () => {
     const usages = usageSnapshot(cluster, nowMs, random);
-    context.loadMetrics = async () => ({ usages, skipped: 0 });
+    context.inputs.loadMetrics = async () => ({ usages, skipped: 0 });
     const { ms, value: summary } = await cpuMs(() => runCycle(context, nowMs));
     if (summary.errors > 0)
       throw new Error(`cycle failed: ${JSON.stringify(summary)}`);
@@ -49,7 +54,7 @@ export async function recommenderCycleFigures(): Promise<Figure[]> {
   for (let i = 0; i < WARM_UP_CYCLES; i += 1) await timedCycle();
   const steadyMs = await medianOfRuns(MEASURED_CYCLES, timedCycle);
   const totalHeap = heapUsedAfterGc();
-  context.model = new ClusterModel();
+  context.state.model = new ClusterModel();
   const modelHeap = totalHeap - heapUsedAfterGc();
 
   const scale = `${WORKLOADS.toLocaleString('en-US')} VPAs, ${cluster.profiles.length.toLocaleString('en-US')} containers`;
@@ -87,43 +92,53 @@ function inMemoryCycleContext(
   startMs: number,
 ): CycleContext {
   const store = inMemoryVpaStore(cluster.vpas);
-  return {
-    model: new ClusterModel(),
+  const settings: CycleContext['settings'] = {
     recommenderConfig: DEFAULT_RECOMMENDER_CONFIG,
     recommendationFormat: {},
     selection: { recommenderName: 'default' },
     globalMaxAllowed: {},
-    listVpas: store.listVpas,
-    listPods: () => cluster.pods,
-    resolveTarget: async (vpa) => workloadSelector(vpa),
-    loadMetrics: async () => ({ usages: [], skipped: 0 }),
-    takeOoms: () => [],
-    store,
-    // Without a registered SDK the OpenTelemetry API hands out a no-op tracer.
-    tracer: trace.getTracer('bench'),
-    logger: createLogger({
-      serviceName: 'bench',
-      serviceVersion: '0',
-      env: { LOG_LEVEL: 'silent' },
-    }),
-    metrics: recommenderMetrics(new Registry()),
-    lastGcMs: undefined,
-    allVpaKeys: () =>
-      new Set(
-        store
-          .listVpas()
-          .map((vpa) =>
-            objectKey(vpa.metadata?.namespace ?? '', vpa.metadata?.name ?? ''),
-          ),
-      ),
+    integerCpuPostProcessor: false,
     namespace: undefined,
     checkpointsEnabled: true,
     // The flags' defaults (upstream's).
     checkpointsGcIntervalMs: 10 * 60_000,
     checkpointsTimeoutMs: 60_000,
     updateWorkers: 10,
-    lastCheckpointWrittenMs: new Map(),
-    clock: Date.now,
-    lastCheckpointGcMs: startMs,
+    model: {},
+  };
+  return {
+    settings,
+    inputs: {
+      listVpas: store.listVpas,
+      listPods: () => cluster.pods,
+      allVpaKeys: () =>
+        new Set(
+          store
+            .listVpas()
+            .map((vpa) =>
+              objectKey(
+                vpa.metadata?.namespace ?? '',
+                vpa.metadata?.name ?? '',
+              ),
+            ),
+        ),
+      resolveTarget: async (vpa) => workloadSelector(vpa),
+      loadMetrics: async () => ({ usages: [], skipped: 0 }),
+      takeOoms: () => [],
+      clock: Date.now,
+      stillLeading: () => true,
+    },
+    store,
+    observability: {
+      // Without a registered SDK the OpenTelemetry API hands out a no-op tracer.
+      tracer: trace.getTracer('bench'),
+      logger: createLogger({
+        serviceName: 'bench',
+        serviceVersion: '0',
+        env: { LOG_LEVEL: 'silent' },
+      }),
+      metrics: recommenderMetrics(new Registry()),
+    },
+    state: freshCycleState(settings, startMs),
   };
 }

@@ -10,7 +10,7 @@ import {
   KubeConfig,
   Watch,
 } from '@kubernetes/client-node';
-import { drainQueue } from '@tandem/recommender/worker-pool';
+import { drainQueue } from '@tandem/recommender-core';
 import { type VerticalPodAutoscaler, VPA_API_GROUP } from '@tandem/vpa-api';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { medianOfRuns } from './measure.js';

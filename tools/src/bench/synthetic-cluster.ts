@@ -1,4 +1,4 @@
-import type { CycleContext } from '@tandem/recommender/cycle';
+import type { CycleContext } from '@tandem/recommender-core';
 import {
   type VerticalPodAutoscaler,
   VPA_API_VERSION,
@@ -10,9 +10,9 @@ import {
   usageAround,
 } from './synthetic-usage.js';
 
-type Pod = ReturnType<CycleContext['listPods']>[number];
+type Pod = ReturnType<CycleContext['inputs']['listPods']>[number];
 type ContainerUsage = Awaited<
-  ReturnType<CycleContext['loadMetrics']>
+  ReturnType<CycleContext['inputs']['loadMetrics']>
 >['usages'][number];
 
 /** Every workload runs an application container and a sidecar, as meshed clusters do. */

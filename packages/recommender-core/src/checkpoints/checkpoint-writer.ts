@@ -1,6 +1,6 @@
 import type { VerticalPodAutoscalerCheckpoint } from '@tandem/vpa-api';
-import { checkpointsForVpa, type ClusterModel } from './model/index.js';
-import { drainQueue } from './worker-pool.js';
+import { checkpointsForVpa, type ClusterModel } from '../model/index.js';
+import { drainQueue } from '../cycle/worker-pool.js';
 
 export interface CheckpointWriterOptions {
   model: ClusterModel;

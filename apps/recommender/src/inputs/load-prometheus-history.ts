@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { describeError } from '@tandem/kube';
 import { matrixSeries, type PrometheusSeries } from '@tandem/prometheus-api';
-import type { CycleContext } from '../cycle.js';
-import { applyHistory } from './apply-history.js';
-import { clusterHistory, type HistoryLabelNames } from './cluster-history.js';
 import {
+  applyHistory,
+  clusterHistory,
+  type ClusterModel,
+  type CycleObservability,
+  type HistoryLabelNames,
   historyQueries,
   type HistoryQuerySettings,
-} from './history-queries.js';
+} from '@tandem/recommender-core';
 import { authorizationHeader } from './prometheus-auth.js';
 import { prometheusClient } from './prometheus-client.js';
 
@@ -57,13 +59,17 @@ async function series(
 }
 
 /**
- * Start-up with `--storage=prometheus` (§4.1, §4.4): queries CPU and memory usage over the
+ * A term's start with `--storage=prometheus` (§4.1, §4.4): queries CPU and memory usage over the
  * last `--history-length` and the pods' labels, and replays them into the model. Never
  * throws: without history the recommender still works, only with less confidence at first,
- * so a failure is logged, counted (`prometheus-history`) and start-up goes on.
+ * so a failure is logged, counted (`prometheus-history`) and the term goes on. (No
+ * checkpoints are written with this storage, so nothing is overwritten with less history.)
  */
 export async function loadPrometheusHistory(
-  context: Pick<CycleContext, 'model' | 'metrics' | 'logger'>,
+  context: { model: ClusterModel } & Pick<
+    CycleObservability,
+    'metrics' | 'logger'
+  >,
   settings: PrometheusSettings,
   namespace: string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,

@@ -17,6 +17,7 @@ import {
   type VerticalPodAutoscalerStatus,
 } from '@tandem/vpa-api';
 import type { ClusterModel } from './cluster-model.js';
+import { integerCpuContainers, roundUpToWholeCores } from './integer-cpu.js';
 import { nextConditions } from './vpa-conditions.js';
 
 export interface VpaStatusOptions {
@@ -26,6 +27,8 @@ export interface VpaStatusOptions {
   readonly format?: RecommendationFormat;
   /** `--container-recommendation-max-allowed-cpu/-memory`, for resources a policy leaves open. */
   readonly globalMaxAllowed?: ResourceList;
+  /** `--cpu-integer-post-processor-enabled`: annotated containers get whole cores. */
+  readonly integerCpuPostProcessor?: boolean;
 }
 
 /**
@@ -50,7 +53,9 @@ export function computeVpaStatus(
     options.format,
   ).map((recommendation) => controlledOnly(recommendation, vpa.object));
   const { containerRecommendations } = capRecommendationToPolicy(
-    recommendations,
+    options.integerCpuPostProcessor === true
+      ? roundUpToWholeCores(recommendations, integerCpuContainers(vpa.object))
+      : recommendations,
     vpa.object,
     options.globalMaxAllowed,
   );

@@ -6,8 +6,8 @@ import {
 } from '@tandem/kube';
 import type { Logger } from '@tandem/telemetry';
 import { VPA_API_VERSION } from '@tandem/vpa-api';
-import { type ClusterModel, objectKey } from './model/index.js';
-import type { RecommenderMetrics } from './recommender-metrics.js';
+import { type ClusterModel, objectKey } from '../model/index.js';
+import type { RecommenderMetrics } from '../recommender-metrics.js';
 import type { VpaStore } from './vpa-store.js';
 
 const CHECKPOINT_LIST_ATTEMPTS = 5;
@@ -24,7 +24,7 @@ export interface CheckpointLoaderOptions {
 }
 
 /**
- * Start-up: history from the checkpoints of the VPAs this recommender handles (§4.1), our
+ * A term's start: history from the checkpoints of the VPAs this recommender handles (§4.1), our
  * own or upstream's (same format). A corrupt checkpoint costs only its own history: it is
  * skipped with a log line, a count and a Warning event on its VPA, and left in place for a
  * person to inspect until the next write replaces it.
@@ -34,7 +34,6 @@ export async function loadCheckpoints(
 ): Promise<void> {
   const { model, logger } = options;
   const checkpoints = await listWithRetries(options);
-  if (checkpoints === undefined) return;
   let loaded = 0;
   for (const checkpoint of checkpoints) {
     const namespace = checkpoint.metadata?.namespace ?? '';
@@ -82,19 +81,19 @@ export async function loadCheckpoints(
 
 /**
  * A freshly started API server can still answer 429/5xx for a few seconds: retry with
- * backoff before starting without history (which loses nothing, only confidence).
+ * backoff. Then give up loudly: a term that started without the checkpoints would write
+ * its thinner history over them, so the caller retries instead of cycling.
  */
 async function listWithRetries(options: CheckpointLoaderOptions) {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await options.store.listCheckpoints(options.namespace);
     } catch (error) {
-      if (attempt === CHECKPOINT_LIST_ATTEMPTS) {
-        options.logger.warn(
-          `checkpoints not loaded, starting without history: ${describeError(error)}`,
+      if (attempt === CHECKPOINT_LIST_ATTEMPTS)
+        throw new Error(
+          `checkpoints not loaded after ${attempt} attempts, so no cycle runs until they are: ${describeError(error)}`,
+          { cause: error },
         );
-        return undefined;
-      }
       await sleep(backoffDelayMs(attempt, Math.random()));
     }
   }

@@ -1,13 +1,13 @@
 import type { VerticalPodAutoscalerCheckpoint } from '@tandem/vpa-api';
 import { writeCheckpoints } from './checkpoint-writer.js';
-import { ClusterModel } from './model/index.js';
+import { ClusterModel } from '../model/index.js';
 import {
   feedSteadyUsage,
   podSnapshot,
   selectorFor,
   T0,
   vpaObject,
-} from './model/model.fixtures.js';
+} from '../model/model.fixtures.js';
 
 /** VPAs a, b, c, each selecting its own pod with one container `app` and some usage. */
 function threeVpaModel(): ClusterModel {

@@ -1,30 +1,12 @@
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { httpStatusOf } from '@tandem/kube';
-import type {
-  VerticalPodAutoscalerCheckpoint,
-  VerticalPodAutoscalerStatus,
-} from '@tandem/vpa-api';
+import type { VpaStore } from '@tandem/recommender-core';
+import type { VerticalPodAutoscalerCheckpoint } from '@tandem/vpa-api';
 
 const GROUP = 'autoscaling.k8s.io';
 const VERSION = 'v1';
 const VPAS = 'verticalpodautoscalers';
 const CHECKPOINTS = 'verticalpodautoscalercheckpoints';
-
-/** Reads and writes the recommender's two objects, the way upstream writes them. */
-export interface VpaStore {
-  /** JSON Patch `add /status` on the VPA's status subresource. */
-  writeStatus(
-    namespace: string,
-    name: string,
-    status: VerticalPodAutoscalerStatus,
-  ): Promise<void>;
-  /** JSON Patch `replace /status` on the checkpoint, or create it when it does not exist. */
-  writeCheckpoint(checkpoint: VerticalPodAutoscalerCheckpoint): Promise<void>;
-  listCheckpoints(
-    namespace: string | undefined,
-  ): Promise<VerticalPodAutoscalerCheckpoint[]>;
-  deleteCheckpoint(namespace: string, name: string): Promise<void>;
-}
 
 export function vpaStore(kubeConfig: KubeConfig): VpaStore {
   const api = kubeConfig.makeApiClient(CustomObjectsApi);

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { apiResponseData } from '@tandem/prometheus-api';
-import type { RecommenderMetrics } from '../recommender-metrics.js';
+import type { RecommenderMetrics } from '@tandem/recommender-core';
 
 export interface PrometheusClientOptions {
   /** `--prometheus-address`, e.g. `http://prometheus.monitoring.svc` (a path prefix is kept). */

@@ -8,11 +8,17 @@ import {
   type TestServer,
 } from '@tandem/prometheus-api/testing';
 import { createLogger, Registry } from '@tandem/telemetry';
-import { ClusterModel } from '../model/cluster-model.js';
-import { NS, selectorFor, vpaObject } from '../model/model.fixtures.js';
-import { recommenderMetrics } from '../recommender-metrics.js';
-import { historyQueries } from './history-queries.js';
-import { LABEL_NAMES } from './history.fixtures.js';
+import {
+  ClusterModel,
+  historyQueries,
+  recommenderMetrics,
+} from '@tandem/recommender-core';
+import {
+  LABEL_NAMES,
+  NS,
+  selectorFor,
+  vpaObject,
+} from '@tandem/recommender-core/testing';
 import {
   loadPrometheusHistory,
   type PrometheusSettings,

@@ -164,12 +164,19 @@ export class ClusterModel {
     return true;
   }
 
-  /** Drops every pod whose key is not listed (deleted, or back to Pending); aggregates stay until GC. */
-  removePodsNotIn(keys: Iterable<string>): void {
+  /**
+   * Drops every pod whose key is not listed (deleted, or back to Pending); aggregates stay
+   * until GC. Returns how many were dropped.
+   */
+  removePodsNotIn(keys: Iterable<string>): number {
     const keep = new Set(keys);
+    let removed = 0;
     for (const key of this.pods.keys()) {
-      if (!keep.has(key)) this.pods.delete(key);
+      if (keep.has(key)) continue;
+      this.pods.delete(key);
+      removed += 1;
     }
+    return removed;
   }
 
   /** Keys (`namespace/name`) of the tracked pods. */

@@ -14,6 +14,8 @@ export interface RecommenderMetrics {
   /** From a VPA's creation to its first recommendation, observed when that is written. */
   recommendationLatency: Histogram;
   metricServerResponses: Counter<'is_error' | 'client_name'>;
+  /** `vpa_resources_get_resources_count`: container resources read, by where they came from. */
+  resourceReads: Counter<'source'>;
   /** `--storage=prometheus`: every request to the Prometheus HTTP API, by status code. */
   prometheusRequests: Counter<'code' | 'method'>;
   prometheusRequestDuration: Histogram<'code' | 'method'>;
@@ -28,7 +30,11 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
       name: 'vpa_recommender_execution_latency_seconds',
       help: 'Time spent in each step of the recommender loop',
       labelNames: ['step'],
-      buckets: [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 20, 30, 60, 120],
+      // Upstream's 23 buckets (pkg/utils/metrics), so dashboards' quantiles carry over.
+      buckets: [
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 40, 50, 60, 70,
+        80, 90, 100, 120, 150, 240, 300,
+      ],
       registers,
     }),
     aggregateContainerStates: new Gauge({
@@ -63,6 +69,12 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
       labelNames: ['is_error', 'client_name'],
       registers,
     }),
+    resourceReads: new Counter({
+      name: 'vpa_resources_get_resources_count',
+      help: 'Count of calls to get the resources of a pod or container.',
+      labelNames: ['source'],
+      registers,
+    }),
     prometheusRequests: new Counter({
       name: 'vpa_recommender_prometheus_client_api_requests_count',
       help: 'Requests to the Prometheus HTTP API',
@@ -73,6 +85,10 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
       name: 'vpa_recommender_prometheus_client_api_requests_duration_seconds',
       help: 'Duration of requests to the Prometheus HTTP API',
       labelNames: ['code', 'method'],
+      buckets: [
+        0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 2, 5,
+        10, 20, 30, 60, 120, 300,
+      ],
       registers,
     }),
     recoveredErrors: new Counter({
@@ -81,5 +97,72 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
       labelNames: ['kind'],
       registers,
     }),
+  };
+}
+
+/** Every update mode upstream knows (`GetUpdateModes`), for the zero-filled VPA counts. */
+const UPDATE_MODES = [
+  'Off',
+  'Initial',
+  'Recreate',
+  'Auto',
+  'InPlaceOrRecreate',
+  'InPlace',
+] as const;
+const API_VERSIONS = ['v1beta1', 'v1beta2', 'v1'] as const;
+const BOOLEANS = [false, true] as const;
+
+export interface VpaObjectLabels {
+  updateMode: string | undefined;
+  hasRecommendation: boolean;
+  matchesPods: boolean;
+  unsupportedConfig: boolean;
+}
+
+/**
+ * Upstream's ObjectCounter: each cycle sets every label combination, zero included, so a
+ * count that drops to nothing reads 0 instead of keeping its last value. The VPAs are read
+ * through the v1 API, and an unset mode counts as `Recreate`, as upstream 1.8 reports them.
+ */
+export function vpaObjectCounter() {
+  const counts = new Map<string, number>();
+  const keyOf = (
+    mode: string,
+    has: boolean,
+    api: string,
+    matches: boolean,
+    unsupported: boolean,
+  ) => `${mode}|${has}|${api}|${matches}|${unsupported}`;
+  return {
+    add(labels: VpaObjectLabels): void {
+      const key = keyOf(
+        labels.updateMode || 'Recreate',
+        labels.hasRecommendation,
+        'v1',
+        labels.matchesPods,
+        labels.unsupportedConfig,
+      );
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    },
+    observe(gauge: RecommenderMetrics['vpaObjects']): void {
+      gauge.reset();
+      const modes = new Set<string>(UPDATE_MODES);
+      for (const key of counts.keys()) modes.add(key.split('|')[0] ?? '');
+      for (const mode of modes)
+        for (const has of BOOLEANS)
+          for (const api of API_VERSIONS)
+            for (const matches of BOOLEANS)
+              for (const unsupported of BOOLEANS)
+                gauge.set(
+                  {
+                    update_mode: mode,
+                    has_recommendation: String(has),
+                    api,
+                    matches_pods: String(matches),
+                    unsupported_config: String(unsupported),
+                  },
+                  counts.get(keyOf(mode, has, api, matches, unsupported)) ?? 0,
+                );
+    },
   };
 }

@@ -26,11 +26,11 @@ import {
   type FeatureGates,
   type ResourceList,
 } from '@tandem/vpa-api';
-import type { PrometheusSettings } from './history/load-prometheus-history.js';
+import type { PrometheusSettings } from '../inputs/load-prometheus-history.js';
 import {
   parsePrometheusDuration,
   PrometheusDurationError,
-} from './history/prometheus-duration.js';
+} from '@tandem/recommender-core';
 
 /** The recommender's settings: upstream's flag names and defaults where one exists. */
 export interface RecommenderFlags extends LeaderElectionFlags {
@@ -61,6 +61,11 @@ export interface RecommenderFlags extends LeaderElectionFlags {
   storage: 'checkpoint' | 'prometheus';
   /** The `--prometheus-*`, `--history-*` and label flags; used with `--storage=prometheus`. */
   prometheus: PrometheusSettings;
+  /** `--kube-api-qps` / `--kube-api-burst`: client-go's client-side limit on API requests. */
+  kubeApiQps: number;
+  kubeApiBurst: number;
+  /** `--cpu-integer-post-processor-enabled`: annotated containers get whole-core CPU. */
+  integerCpuPostProcessor: boolean;
 }
 
 /** `--history-length` and `--history-resolution`: Prometheus syntax, and more than zero. */
@@ -124,6 +129,7 @@ const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
   'prometheus-insecure',
   'humanize-memory',
   'profiling',
+  'cpu-integer-post-processor-enabled',
   ...KLOG_BOOLEAN_FLAGS,
 ]);
 
@@ -140,8 +146,6 @@ const FEATURE_GATES = {
 
 /** Upstream flags Tandem has no counterpart for, and why: refused by name, never ignored. */
 const UNIMPLEMENTED_FLAGS: ReadonlyMap<string, string> = new Map([
-  ['kube-api-qps', "the API server's priority and fairness limits Tandem"],
-  ['kube-api-burst', "the API server's priority and fairness limits Tandem"],
   ['use-external-metrics', 'usage comes from metrics.k8s.io or Prometheus'],
   [
     'external-metrics-cpu-metric',
@@ -150,10 +154,6 @@ const UNIMPLEMENTED_FLAGS: ReadonlyMap<string, string> = new Map([
   [
     'external-metrics-memory-metric',
     'usage comes from metrics.k8s.io or Prometheus',
-  ],
-  [
-    'cpu-integer-post-processor-enabled',
-    'the integer-CPU post-processor is not implemented',
   ],
 ]);
 
@@ -237,6 +237,12 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
         'prometheus-bearer-token-file': { type: 'string', default: '' },
         ...ESTIMATOR_FLAG_OPTIONS,
         'feature-gates': { type: 'string', default: '' },
+        'kube-api-qps': { type: 'string', default: '50' },
+        'kube-api-burst': { type: 'string', default: '100' },
+        'cpu-integer-post-processor-enabled': {
+          type: 'boolean',
+          default: false,
+        },
         // pprof: Tandem has no profiling endpoint; accepted so upstream's manifests start.
         profiling: { type: 'boolean' },
         // klog's verbosity: upstream manifests set it; 5 and more mean debug logs here.
@@ -300,6 +306,12 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
       ...(values.profiling === undefined ? [] : ['profiling']),
     ],
     storage: parseStorage(values.storage),
+    kubeApiQps: parseNumberIn(values['kube-api-qps'], 'kube-api-qps', 0),
+    kubeApiBurst: parsePositiveInteger(
+      values['kube-api-burst'],
+      'kube-api-burst',
+    ),
+    integerCpuPostProcessor: values['cpu-integer-post-processor-enabled'],
     prometheus: {
       address: prometheusAddress(values['prometheus-address']),
       insecure: values['prometheus-insecure'],

@@ -24,6 +24,9 @@ describe('recommender flags', () => {
       leaderElectRenewDeadlineMs: 10_000,
       leaderElectRetryPeriodMs: 2_000,
       globalMaxAllowed: {},
+      kubeApiQps: 50,
+      kubeApiBurst: 100,
+      integerCpuPostProcessor: false,
       estimators: {
         recommender: DEFAULT_RECOMMENDER_CONFIG,
         aggregation: DEFAULT_AGGREGATION_CONFIG,
@@ -205,8 +208,14 @@ describe('recommender flags', () => {
       '--memory-saver',
       '--container-recommendation-max-allowed-cpu=4',
       '--container-recommendation-max-allowed-memory=8Gi',
+      '--kube-api-qps=200',
+      '--kube-api-burst=250',
+      '--cpu-integer-post-processor-enabled',
     ]);
     expect(flags).toMatchObject({
+      kubeApiQps: 200,
+      kubeApiBurst: 250,
+      integerCpuPostProcessor: true,
       kubeconfig: '/tmp/k',
       recommenderIntervalMs: 5000,
       address: { host: '127.0.0.1', port: 0 },
@@ -267,8 +276,16 @@ describe('recommender flags', () => {
     ],
     [['--v=loud'], "--v must be a number from 0, got 'loud'"],
     [
-      ['-kube-api-qps=50'],
-      "--kube-api-qps is an upstream flag Tandem does not implement: the API server's priority and fairness limits Tandem; remove it",
+      ['-use-external-metrics'],
+      '--use-external-metrics is an upstream flag Tandem does not implement: usage comes from metrics.k8s.io or Prometheus; remove it',
+    ],
+    [
+      ['--kube-api-qps=fast'],
+      "--kube-api-qps must be a number from 0, got 'fast'",
+    ],
+    [
+      ['--kube-api-burst=0'],
+      "--kube-api-burst must be a whole number from 1, got '0'",
     ],
     [
       ['--leader-elect-lease-duration=10s'],

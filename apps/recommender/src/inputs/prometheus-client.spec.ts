@@ -5,7 +5,7 @@ import {
   type TestServer,
 } from '@tandem/prometheus-api/testing';
 import { Registry } from '@tandem/telemetry';
-import { recommenderMetrics } from '../recommender-metrics.js';
+import { recommenderMetrics } from '@tandem/recommender-core';
 import { prometheusClient } from './prometheus-client.js';
 
 const RANGE = {

@@ -1,0 +1,75 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { kubeGetJson } from './kube-get.js';
+import { limitRequestRate } from './request-rate-limit.js';
+
+/** A stand-in API server that records when each request arrived. */
+async function recordingServer(): Promise<{
+  server: Server;
+  url: string;
+  arrivalsMs: number[];
+}> {
+  const arrivalsMs: number[] = [];
+  const server = createServer((request, response) => {
+    arrivalsMs.push(performance.now());
+    response.setHeader('content-type', 'application/json');
+    response.end(
+      request.url?.startsWith('/api/v1/namespaces')
+        ? JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', items: [] })
+        : '{}',
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}`, arrivalsMs };
+}
+
+function kubeConfigFor(server: string): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'c', server, skipTLSVerify: true }],
+    users: [{ name: 'u', token: 't' }],
+    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
+    currentContext: 'x',
+  });
+  return kubeConfig;
+}
+
+describe('limitRequestRate', () => {
+  let recording: Awaited<ReturnType<typeof recordingServer>>;
+  beforeEach(async () => (recording = await recordingServer()));
+  afterEach(
+    () => new Promise((resolve) => recording.server.close(() => resolve(1))),
+  );
+
+  it('lets a burst through at once, then one request per 1/qps seconds, across raw GETs and API clients', async () => {
+    const kubeConfig = kubeConfigFor(recording.url);
+    limitRequestRate(kubeConfig, 20, 3);
+    const get = kubeGetJson(kubeConfig);
+    const core = kubeConfig.makeApiClient(CoreV1Api);
+    const startMs = performance.now();
+    await Promise.all([
+      ...Array.from({ length: 5 }, () => get('/version')),
+      ...Array.from({ length: 4 }, () => core.listNamespace()),
+    ]);
+    const arrivals = recording.arrivalsMs
+      .map((ms) => ms - startMs)
+      .sort((a, b) => a - b);
+
+    expect(arrivals).toHaveLength(9);
+    // 3 at once, then the 6 others at 50 ms intervals: the last no sooner than 300 ms.
+    expect(arrivals[2]).toBeLessThan(150);
+    expect(arrivals[8]).toBeGreaterThanOrEqual(290);
+  });
+
+  it('leaves requests alone with a rate of 0 or less, as client-go does', async () => {
+    const kubeConfig = kubeConfigFor(recording.url);
+    limitRequestRate(kubeConfig, 0, 1);
+    const get = kubeGetJson(kubeConfig);
+    const startMs = performance.now();
+    await Promise.all(Array.from({ length: 20 }, () => get('/version')));
+    expect(recording.arrivalsMs).toHaveLength(20);
+    expect(Math.max(...recording.arrivalsMs) - startMs).toBeLessThan(1000);
+  });
+});

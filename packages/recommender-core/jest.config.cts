@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'recommender-core',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,98 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Tracer } from '@opentelemetry/api';
+import type {
+  RecommendationFormat,
+  RecommenderConfig,
+} from '@tandem/estimators';
+import type { PodContainerUsage } from '@tandem/kube';
+import type { Logger } from '@tandem/telemetry';
+import type { ResourceList, VerticalPodAutoscaler } from '@tandem/vpa-api';
+import type { VpaStore } from '../checkpoints/vpa-store.js';
+import {
+  ClusterModel,
+  type ClusterModelOptions,
+  type ObservedOom,
+  type VpaSelectionOptions,
+  type VpaTarget,
+} from '../model/index.js';
+import type { RecommenderMetrics } from '../recommender-metrics.js';
+
+/** What the flags decide: fixed for the life of the process. */
+export interface CycleSettings {
+  selection: VpaSelectionOptions;
+  /** Upstream's estimator flags: percentiles, margin, minimums, confidence intervals. */
+  recommenderConfig: RecommenderConfig;
+  /** Upstream's rounding and `--humanize-memory` flags. */
+  recommendationFormat: RecommendationFormat;
+  /** Caps for resources a VPA's policy leaves open (the global max-allowed flags). */
+  globalMaxAllowed: ResourceList;
+  /** `--cpu-integer-post-processor-enabled`: annotated containers get whole cores. */
+  integerCpuPostProcessor: boolean;
+  namespace: string | undefined;
+  /** False with `--storage=prometheus`: history then comes from Prometheus, and checkpoints are neither read nor written. */
+  checkpointsEnabled: boolean;
+  checkpointsGcIntervalMs: number;
+  /** `--checkpoints-timeout`: MaintainCheckpoints stops starting VPAs after this long. */
+  checkpointsTimeoutMs: number;
+  /** `--update-worker-count`: status and checkpoint writes in flight at once. */
+  updateWorkers: number;
+  /** The model's own options (memory saver, aggregation): a fresh state is built with them. */
+  model: ClusterModelOptions;
+}
+
+/** What the cycle reads from the cluster; main.ts wires caches and API clients here. */
+export interface CycleInputs {
+  listVpas: () => VerticalPodAutoscaler[];
+  listPods: () => V1Pod[];
+  /** Every VPA key of the cluster (any recommender): checkpoints of others are kept. */
+  allVpaKeys: () => Set<string>;
+  resolveTarget: (vpa: VerticalPodAutoscaler) => Promise<VpaTarget>;
+  loadMetrics: () => Promise<{ usages: PodContainerUsage[]; skipped: number }>;
+  takeOoms: () => ObservedOom[];
+  /** Wall-clock milliseconds, for step deadlines. */
+  clock: () => number;
+  /**
+   * Whether this replica still leads the term the state belongs to: checked before every
+   * write, so a replica that loses the lease stops writing at once.
+   */
+  stillLeading: () => boolean;
+}
+
+export interface CycleObservability {
+  tracer: Tracer;
+  logger: Logger;
+  metrics: RecommenderMetrics;
+}
+
+/** What one leadership term accumulates: dropped when the lease is lost. */
+export interface CycleState {
+  model: ClusterModel;
+  /** When garbage collection last ran (undefined: never, so the first cycle runs it). */
+  lastGcMs: number | undefined;
+  /** When orphaned checkpoints were last deleted; the first run is one interval after the term starts. */
+  lastCheckpointGcMs: number;
+  /** When each VPA's checkpoints were last all written: the oldest go first. */
+  lastCheckpointWrittenMs: Map<string, number>;
+}
+
+/** Everything one cycle reads from and writes to. */
+export interface CycleContext {
+  settings: CycleSettings;
+  inputs: CycleInputs;
+  store: VpaStore;
+  observability: CycleObservability;
+  state: CycleState;
+}
+
+/** An empty state for a new term: no history until it is loaded. */
+export function freshCycleState(
+  settings: Pick<CycleSettings, 'model'>,
+  nowMs: number,
+): CycleState {
+  return {
+    model: new ClusterModel(settings.model),
+    lastGcMs: undefined,
+    lastCheckpointGcMs: nowMs,
+    lastCheckpointWrittenMs: new Map(),
+  };
+}

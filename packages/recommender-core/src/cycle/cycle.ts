@@ -1,0 +1,449 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { Span } from '@opentelemetry/api';
+import { describeError } from '@tandem/kube';
+import { inSpan } from '@tandem/telemetry';
+import type {
+  Pod,
+  VerticalPodAutoscaler,
+  VerticalPodAutoscalerStatus,
+} from '@tandem/vpa-api';
+import { writeCheckpoints } from '../checkpoints/checkpoint-writer.js';
+import {
+  computeVpaStatus,
+  objectKey,
+  orphanedCheckpoints,
+  podSnapshotFromPod,
+  type PodSnapshotResult,
+  statusChanged,
+  type TrackedVpa,
+  vpaSelection,
+} from '../model/index.js';
+import { vpaObjectCounter } from '../recommender-metrics.js';
+import type { CycleContext } from './cycle-context.js';
+import { drainQueue } from './worker-pool.js';
+
+const GC_INTERVAL_MS = 3_600_000;
+
+export interface CycleSummary {
+  vpas: number;
+  pods: number;
+  samples: number;
+  statusWrites: number;
+  checkpointWrites: number;
+  errors: number;
+}
+
+/**
+ * One recommender cycle, upstream's steps in upstream's order, each in its own span and
+ * latency bucket. A failure touching one object is logged, counted and skipped; only a
+ * failure that leaves the step without input (e.g. the metrics API is down) ends the step,
+ * and the model keeps all history either way.
+ */
+export async function runCycle(
+  context: CycleContext,
+  nowMs: number,
+): Promise<CycleSummary> {
+  const summary: CycleSummary = {
+    vpas: 0,
+    pods: 0,
+    samples: 0,
+    statusWrites: 0,
+    checkpointWrites: 0,
+    errors: 0,
+  };
+  const recover = (
+    kind: string,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ) => {
+    summary.errors += 1;
+    context.observability.metrics.recoveredErrors.inc({ kind });
+    context.observability.logger.warn({ kind, ...fields }, message);
+  };
+  const step = <T>(name: string, work: (span: Span) => Promise<T>) => {
+    const stopTimer = context.observability.metrics.executionLatency.startTimer(
+      {
+        step: name,
+      },
+    );
+    return inSpan(context.observability.tracer, name, {}, work).finally(() =>
+      stopTimer(),
+    );
+  };
+  const stopTotal = context.observability.metrics.executionLatency.startTimer({
+    step: 'total',
+  });
+
+  await inSpan(
+    context.observability.tracer,
+    'recommender.cycle',
+    {},
+    async (root) => {
+      await step('LoadVPAs', async (span) => {
+        summary.vpas = await loadVpas(context, recover);
+        span.setAttribute('vpas', summary.vpas);
+      });
+      let livePodKeys: string[] = [];
+      await step('LoadPods', async (span) => {
+        livePodKeys = loadPods(context, nowMs, recover);
+        summary.pods = livePodKeys.length;
+        span.setAttribute('pods', summary.pods);
+      });
+      await step('LoadMetrics', async (span) => {
+        summary.samples = await loadMetrics(context, recover);
+        span.setAttribute('samples', summary.samples);
+      });
+      await step('DeleteRemovedPods', async (span) => {
+        span.setAttribute(
+          'removed',
+          context.state.model.removePodsNotIn(livePodKeys),
+        );
+      });
+      await step('UpdateVPAs', async (span) => {
+        summary.statusWrites = await updateVpas(context, nowMs, recover);
+        span.setAttribute('writes', summary.statusWrites);
+      });
+      await step('MaintainCheckpoints', async (span) => {
+        if (!context.settings.checkpointsEnabled) return;
+        const { writes, vpasLeft } = await maintainCheckpoints(
+          context,
+          nowMs,
+          recover,
+        );
+        summary.checkpointWrites = writes;
+        span.setAttributes({ writes, vpasLeft });
+        if (vpasLeft > 0)
+          context.observability.logger.info(
+            { vpasLeft },
+            '--checkpoints-timeout reached; the VPAs left go first next cycle',
+          );
+        if (
+          nowMs - context.state.lastCheckpointGcMs >=
+          context.settings.checkpointsGcIntervalMs
+        ) {
+          context.state.lastCheckpointGcMs = nowMs;
+          span.setAttribute(
+            'orphansDeleted',
+            await deleteOrphanedCheckpoints(context, recover),
+          );
+        }
+      });
+      await step('GarbageCollect', async (span) => {
+        if (
+          context.state.lastGcMs !== undefined &&
+          nowMs - context.state.lastGcMs < GC_INTERVAL_MS
+        )
+          return;
+        context.state.lastGcMs = nowMs;
+        span.setAttribute('removed', context.state.model.garbageCollect(nowMs));
+      });
+      root.setAttributes({ ...summary });
+    },
+  );
+  stopTotal();
+  context.observability.metrics.aggregateContainerStates.set(
+    context.state.model.aggregateCount,
+  );
+  return summary;
+}
+
+/** Upstream's `client_name` label for the metrics.k8s.io client. */
+const METRICS_CLIENT_NAME = 'default-metrics-client';
+
+type Recover = (
+  kind: string,
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+/** Links every VPA this recommender handles to its target's pods; exported for a term's start. */
+export async function loadVpas(
+  context: CycleContext,
+  recover: Recover,
+): Promise<number> {
+  const selected = vpaSelection(
+    context.inputs.listVpas(),
+    context.settings.selection,
+  );
+  const keys: string[] = [];
+  for (const vpa of selected) {
+    const key = objectKey(
+      vpa.metadata?.namespace ?? '',
+      vpa.metadata?.name ?? '',
+    );
+    keys.push(key);
+    const result = context.state.model.upsertVpa(
+      vpa,
+      await context.inputs.resolveTarget(vpa),
+    );
+    if (!result.ok)
+      recover('vpa', `VPA ${key} not loaded: ${result.error.message}`, {
+        vpa: key,
+      });
+  }
+  context.state.model.removeVpasNotIn(keys);
+  return keys.length;
+}
+
+interface PodReading {
+  readonly snapshot: PodSnapshotResult;
+  /** Containers whose requests came from the kubelet's status (in-place resize) or the spec. */
+  readonly fromStatus: number;
+  readonly fromSpec: number;
+}
+
+/**
+ * Pod snapshots by pod object: the caches replace an object when the pod changes, so an
+ * unchanged pod keeps its snapshot, and the model recognises it and skips it (parsing every
+ * pod's quantities every cycle was a tenth of a 50,000-container cycle).
+ */
+const podReadings = new WeakMap<V1Pod, PodReading>();
+
+function readingOf(pod: V1Pod): PodReading {
+  let reading = podReadings.get(pod);
+  if (reading === undefined) {
+    const statuses = pod.status?.containerStatuses ?? [];
+    const fromStatus = pod.spec?.containers.filter((container) =>
+      statuses.some(
+        (status) =>
+          status.name === container.name && status.resources !== undefined,
+      ),
+    ).length;
+    reading = {
+      snapshot: podSnapshotFromPod(pod as Pod),
+      fromStatus: fromStatus ?? 0,
+      fromSpec: (pod.spec?.containers.length ?? 0) - (fromStatus ?? 0),
+    };
+    podReadings.set(pod, reading);
+  }
+  return reading;
+}
+
+/** Upserts every listed pod; returns the keys of those the model tracks. */
+function loadPods(
+  context: CycleContext,
+  nowMs: number,
+  recover: Recover,
+): string[] {
+  const keys: string[] = [];
+  let fromStatus = 0;
+  let fromSpec = 0;
+  for (const pod of context.inputs.listPods()) {
+    const reading = readingOf(pod);
+    const { snapshot } = reading;
+    if (!snapshot.ok) {
+      recover('pod', `pod skipped: ${snapshot.error.message}`);
+      continue;
+    }
+    fromStatus += reading.fromStatus;
+    fromSpec += reading.fromSpec;
+    if (context.state.model.upsertPod(snapshot.snapshot, nowMs)) {
+      keys.push(objectKey(snapshot.snapshot.namespace, snapshot.snapshot.name));
+    }
+  }
+  // Upstream counts each read of a container's resources; one increment per source per cycle.
+  const { resourceReads } = context.observability.metrics;
+  if (fromStatus > 0)
+    resourceReads.inc({ source: 'Pod.Status.ContainerStatuses' }, fromStatus);
+  if (fromSpec > 0)
+    resourceReads.inc({ source: 'Pod.Spec.Containers' }, fromSpec);
+  return keys;
+}
+
+async function loadMetrics(
+  context: CycleContext,
+  recover: Recover,
+): Promise<number> {
+  let samples = 0;
+  try {
+    const { usages, skipped } = await context.inputs.loadMetrics();
+    context.observability.metrics.metricServerResponses.inc({
+      is_error: 'false',
+      client_name: METRICS_CLIENT_NAME,
+    });
+    if (skipped > 0)
+      recover(
+        'metrics',
+        `${skipped} container metrics with unparseable quantities skipped`,
+      );
+    for (const usage of usages) {
+      const { namespace, pod, container, timeMs } = usage;
+      // Unknown pods (not tracked, e.g. memory saver) and repeated samples are normal here.
+      if (
+        context.state.model.addSample(namespace, pod, container, {
+          timeMs,
+          resource: 'cpu',
+          usage: usage.cpuMillicores,
+        }).ok
+      )
+        samples += 1;
+      context.state.model.addSample(namespace, pod, container, {
+        timeMs,
+        resource: 'memory',
+        usage: usage.memoryBytes,
+      });
+    }
+  } catch (error) {
+    context.observability.metrics.metricServerResponses.inc({
+      is_error: 'true',
+      client_name: METRICS_CLIENT_NAME,
+    });
+    recover(
+      'metrics',
+      `metrics.k8s.io unavailable, no samples this cycle: ${describeError(error)}`,
+    );
+  }
+  for (const oom of context.inputs.takeOoms()) {
+    const result = context.state.model.recordOom(
+      oom.namespace,
+      oom.podName,
+      oom.containerName,
+      oom.timeMs,
+      oom.memoryBytes,
+    );
+    if (!result.ok)
+      recover(
+        'oom',
+        `OOM of ${oom.namespace}/${oom.podName}/${oom.containerName} not recorded: ${result.error.message}`,
+      );
+  }
+  return samples;
+}
+
+async function updateVpas(
+  context: CycleContext,
+  nowMs: number,
+  recover: Recover,
+): Promise<number> {
+  const vpaObjects = vpaObjectCounter();
+  const changed: {
+    tracked: TrackedVpa;
+    status: VerticalPodAutoscalerStatus;
+  }[] = [];
+  for (const key of context.state.model.vpaKeys()) {
+    const tracked = context.state.model.vpa(key);
+    const status = computeVpaStatus(context.state.model, key, {
+      nowMs,
+      recommender: context.settings.recommenderConfig,
+      format: context.settings.recommendationFormat,
+      globalMaxAllowed: context.settings.globalMaxAllowed,
+      integerCpuPostProcessor: context.settings.integerCpuPostProcessor,
+    });
+    if (tracked === undefined || status === undefined) continue;
+    vpaObjects.add({
+      updateMode: tracked.object.spec?.updatePolicy?.updateMode,
+      hasRecommendation: holdsRecommendation(status),
+      matchesPods: context.state.model.matchingPodCount(key) > 0,
+      unsupportedConfig: tracked.unsupportedReason !== undefined,
+    });
+    if (statusChanged(tracked.object.status, status))
+      changed.push({ tracked, status });
+  }
+  vpaObjects.observe(context.observability.metrics.vpaObjects);
+  let writes = 0;
+  await drainQueue(
+    changed,
+    context.settings.updateWorkers,
+    async ({ tracked, status }) => {
+      if (!context.inputs.stillLeading()) return;
+      try {
+        await context.store.writeStatus(
+          tracked.namespace,
+          tracked.name,
+          status,
+        );
+        writes += 1;
+        if (
+          holdsRecommendation(status) &&
+          !holdsRecommendation(tracked.object.status)
+        )
+          observeRecommendationLatency(context, tracked.object, nowMs);
+      } catch (error) {
+        const key = objectKey(tracked.namespace, tracked.name);
+        recover(
+          'status-write',
+          `status of VPA ${key} not written: ${describeError(error)}`,
+          { vpa: key },
+        );
+      }
+    },
+  );
+  return writes;
+}
+
+function holdsRecommendation(
+  status: VerticalPodAutoscalerStatus | undefined,
+): boolean {
+  return (status?.recommendation?.containerRecommendations?.length ?? 0) > 0;
+}
+
+function observeRecommendationLatency(
+  context: CycleContext,
+  vpa: VerticalPodAutoscaler,
+  nowMs: number,
+): void {
+  const createdMs = Date.parse(vpa.metadata?.creationTimestamp ?? '');
+  if (!Number.isNaN(createdMs))
+    context.observability.metrics.recommendationLatency.observe(
+      (nowMs - createdMs) / 1000,
+    );
+}
+
+async function maintainCheckpoints(
+  context: CycleContext,
+  nowMs: number,
+  recover: Recover,
+): Promise<{ writes: number; vpasLeft: number }> {
+  const deadlineMs =
+    context.inputs.clock() + context.settings.checkpointsTimeoutMs;
+  return writeCheckpoints({
+    model: context.state.model,
+    nowMs,
+    lastWrittenMs: context.state.lastCheckpointWrittenMs,
+    workers: context.settings.updateWorkers,
+    // A lost lease ends the step like its deadline: the VPAs left wait for the next leader.
+    deadlinePassed: () =>
+      context.inputs.clock() >= deadlineMs || !context.inputs.stillLeading(),
+    write: (checkpoint) => context.store.writeCheckpoint(checkpoint),
+    onWriteError: (checkpoint, key, error) =>
+      recover(
+        'checkpoint-write',
+        `checkpoint ${checkpoint.metadata?.name} of VPA ${key} not written: ${describeError(error)}`,
+      ),
+  });
+}
+
+async function deleteOrphanedCheckpoints(
+  context: CycleContext,
+  recover: Recover,
+): Promise<number> {
+  let deleted = 0;
+  try {
+    const checkpoints = await context.store.listCheckpoints(
+      context.settings.namespace,
+    );
+    for (const orphan of orphanedCheckpoints(
+      checkpoints,
+      context.inputs.allVpaKeys(),
+      context.settings.selection.ignoredNamespaces,
+    )) {
+      if (!context.inputs.stillLeading()) break;
+      const name = orphan.metadata?.name ?? '';
+      await context.store.deleteCheckpoint(
+        orphan.metadata?.namespace ?? '',
+        name,
+      );
+      context.observability.logger.info(
+        { checkpoint: name, vpa: orphan.spec?.vpaObjectName },
+        'orphaned checkpoint deleted',
+      );
+      deleted += 1;
+    }
+  } catch (error) {
+    recover(
+      'checkpoint-gc',
+      `orphaned checkpoints not collected: ${describeError(error)}`,
+    );
+  }
+  return deleted;
+}
