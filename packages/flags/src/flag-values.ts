@@ -46,13 +46,16 @@ export function parseNumberIn(
   min: number,
   max = Infinity,
 ): number {
-  const value = /^\d+(?:\.\d*)?(?:e[+-]?\d+)?$/i.test(text)
+  const value = /^-?\d+(?:\.\d*)?(?:e[+-]?\d+)?$/i.test(text)
     ? Number(text)
     : Number.NaN;
-  if (!(value >= min && value <= max))
-    throw new FlagError(
-      `--${flag} must be a number from ${min}${max === Infinity ? '' : ` to ${max}`}, got '${text}'`,
-    );
+  if (!(value >= min && value <= max)) {
+    const range = [
+      min === -Infinity ? '' : ` from ${min}`,
+      max === Infinity ? '' : ` to ${max}`,
+    ].join('');
+    throw new FlagError(`--${flag} must be a number${range}, got '${text}'`);
+  }
   return value;
 }
 

@@ -63,13 +63,26 @@ describe('limitRequestRate', () => {
     expect(arrivals[8]).toBeGreaterThanOrEqual(290);
   });
 
-  it('leaves requests alone with a rate of 0 or less, as client-go does', async () => {
+  it('leaves requests alone with a negative rate, as client-go does', async () => {
     const kubeConfig = kubeConfigFor(recording.url);
-    limitRequestRate(kubeConfig, 0, 1);
+    limitRequestRate(kubeConfig, -1, 0);
     const get = kubeGetJson(kubeConfig);
     const startMs = performance.now();
     await Promise.all(Array.from({ length: 20 }, () => get('/version')));
     expect(recording.arrivalsMs).toHaveLength(20);
     expect(Math.max(...recording.arrivalsMs) - startMs).toBeLessThan(1000);
+  });
+
+  it("reads a rate of 0 as client-go's default, 5 per second after a burst of 10", async () => {
+    const kubeConfig = kubeConfigFor(recording.url);
+    limitRequestRate(kubeConfig, 0, 0);
+    const get = kubeGetJson(kubeConfig);
+    const startMs = performance.now();
+    await Promise.all(Array.from({ length: 11 }, () => get('/version')));
+    const arrivals = recording.arrivalsMs
+      .map((ms) => ms - startMs)
+      .sort((a, b) => a - b);
+    expect(arrivals[9]).toBeLessThan(150);
+    expect(arrivals[10]).toBeGreaterThanOrEqual(190);
   });
 });

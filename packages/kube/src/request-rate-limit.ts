@@ -2,19 +2,26 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { TokenBucket } from './token-bucket.js';
 
+const CLIENT_GO_DEFAULT_QPS = 5;
+const CLIENT_GO_DEFAULT_BURST = 10;
+
 /**
  * client-go's client-side limit (`--kube-api-qps`, `--kube-api-burst`) on every request made
  * with this KubeConfig: API clients (`makeApiClient`), watches and raw GETs all authenticate
  * through one of the two hooks wrapped here, once per request, so each request waits for a
- * token first. A rate of 0 or less means no limit, as in client-go.
+ * token first. The values mean what they mean in client-go's rest.Config: a negative rate
+ * is no limit, and 0 is client-go's default (5 per second, burst 10).
  */
 export function limitRequestRate(
   kubeConfig: KubeConfig,
   qps: number,
   burst: number,
 ): void {
-  const bucket = new TokenBucket(qps, burst);
-  if (bucket.unlimited) return;
+  if (qps < 0) return;
+  const bucket = new TokenBucket(
+    qps === 0 ? CLIENT_GO_DEFAULT_QPS : qps,
+    burst === 0 ? CLIENT_GO_DEFAULT_BURST : burst,
+  );
   const token = async () => {
     const waitMs = bucket.reserve() ?? 0;
     if (waitMs > 0) await sleep(waitMs);

@@ -281,11 +281,11 @@ describe('recommender flags', () => {
     ],
     [
       ['--kube-api-qps=fast'],
-      "--kube-api-qps must be a number from 0, got 'fast'",
+      "--kube-api-qps must be a number, got 'fast'",
     ],
     [
-      ['--kube-api-burst=0'],
-      "--kube-api-burst must be a whole number from 1, got '0'",
+      ['--kube-api-burst=-1'],
+      "--kube-api-burst must be a number from 0, got '-1'",
     ],
     [
       ['--leader-elect-lease-duration=10s'],

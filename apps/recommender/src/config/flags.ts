@@ -61,7 +61,7 @@ export interface RecommenderFlags extends LeaderElectionFlags {
   storage: 'checkpoint' | 'prometheus';
   /** The `--prometheus-*`, `--history-*` and label flags; used with `--storage=prometheus`. */
   prometheus: PrometheusSettings;
-  /** `--kube-api-qps` / `--kube-api-burst`: client-go's client-side limit on API requests. */
+  /** `--kube-api-qps` / `--kube-api-burst`: client-go's client-side limit on API requests (negative rate: none). */
   kubeApiQps: number;
   kubeApiBurst: number;
   /** `--cpu-integer-post-processor-enabled`: annotated containers get whole-core CPU. */
@@ -306,11 +306,13 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
       ...(values.profiling === undefined ? [] : ['profiling']),
     ],
     storage: parseStorage(values.storage),
-    kubeApiQps: parseNumberIn(values['kube-api-qps'], 'kube-api-qps', 0),
-    kubeApiBurst: parsePositiveInteger(
-      values['kube-api-burst'],
-      'kube-api-burst',
+    // client-go's meanings: a negative rate is no limit; 0 is its default (5/s, burst 10).
+    kubeApiQps: parseNumberIn(
+      values['kube-api-qps'],
+      'kube-api-qps',
+      -Infinity,
     ),
+    kubeApiBurst: parseNumberIn(values['kube-api-burst'], 'kube-api-burst', 0),
     integerCpuPostProcessor: values['cpu-integer-post-processor-enabled'],
     prometheus: {
       address: prometheusAddress(values['prometheus-address']),
