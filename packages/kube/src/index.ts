@@ -65,13 +65,23 @@ export {
   type WellKnownKind,
 } from './targets/well-known-kinds.js';
 export {
-  SCALE_TTL_MS,
+  DISCOVERY_TTL_MS,
   NotScalableError,
   scalableResource,
   scaleTargets,
   type ApiResourceList,
   type ScaleTargetRef,
+  type ScaleTargets,
 } from './targets/scale-target.js';
+export {
+  DEFAULT_SCALE_CACHE_TIMINGS,
+  SCALE_CACHE_FRESHNESS_MS,
+  SCALE_CACHE_JITTER_FACTOR,
+  SCALE_CACHE_LIFETIME_MS,
+  SCALE_CACHE_LOOP_PERIOD_MS,
+  ScaleCache,
+  type ScaleCacheTimings,
+} from './targets/scale-cache.js';
 export {
   TARGET_CACHE_SYNC_TIMEOUT_MS,
   targetCaches,

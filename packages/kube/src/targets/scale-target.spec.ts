@@ -1,4 +1,8 @@
-import { scalableResource, scaleTargets } from './scale-target.js';
+import {
+  scalableResource,
+  scaleTargets,
+  type ScaleTargets,
+} from './scale-target.js';
 
 const ROLLOUTS = {
   resources: [
@@ -44,30 +48,40 @@ describe('scaleTargets', () => {
   let nowMs: number;
   let responses: Record<string, () => unknown>;
   let requests: string[];
-  const read = () =>
-    scaleTargets({
+  let started: ScaleTargets[];
+  const targets = (loopPeriodMs = 60_000) => {
+    const scales = scaleTargets({
       get: async (path) => {
         requests.push(path);
         const respond = responses[path];
         if (respond === undefined) throw notFound();
         return respond();
       },
-      ttlMs: 60_000,
+      loopPeriodMs,
+      discoveryTtlMs: 60_000,
       now: () => nowMs,
+      random: () => 0.5,
     });
+    started.push(scales);
+    return scales;
+  };
+  const read = () => targets().read;
   const scale = (selector: string, ownerReferences?: unknown[]) => () => ({
     metadata: { name: 'web', ownerReferences },
     status: { replicas: 2, selector },
   });
+  const MINUTE = 60_000;
 
   beforeEach(() => {
     nowMs = 0;
     requests = [];
+    started = [];
     responses = {
       [DISCOVERY]: () => ROLLOUTS,
       [SCALE]: scale('app=web,track in (stable,canary)'),
     };
   });
+  afterEach(() => Promise.all(started.map((scales) => scales.stop())));
 
   it('reads the selector from the scale subresource found by discovery', async () => {
     await expect(read()(ref, 'team-a')).resolves.toEqual({
@@ -82,29 +96,79 @@ describe('scaleTargets', () => {
     expect(requests).toEqual([DISCOVERY, SCALE]);
   });
 
-  it('reuses discovery and scale until the TTL is up, then reads them again', async () => {
-    const targets = read();
-    await targets(ref, 'team-a');
+  it('answers later lookups from the cache, stale or not; discovery for a minute', async () => {
+    const scales = targets();
+    await scales.read(ref, 'team-a');
     nowMs = 59_999;
-    await targets(ref, 'team-a');
-    expect(requests).toHaveLength(2);
-    nowMs = 60_000;
-    await targets(ref, 'team-a');
-    expect(requests).toEqual([DISCOVERY, SCALE, DISCOVERY, SCALE]);
+    await scales.read(ref, 'team-a');
+    expect(requests).toEqual([DISCOVERY, SCALE]);
+    nowMs = 30 * MINUTE;
+    await scales.read(ref, 'team-a');
+    expect(requests).toEqual([DISCOVERY, SCALE, DISCOVERY]);
   });
 
-  it('reads again after a failure instead of caching it', async () => {
+  it('GETs a scale again in the background once it is no longer fresh (10 min + jitter)', async () => {
+    const scales = targets();
+    await scales.read(ref, 'team-a');
+    responses[SCALE] = scale('app=moved');
+    nowMs = 15 * MINUTE;
+    await scales.refreshStale();
+    expect(requests).toEqual([DISCOVERY, SCALE]);
+    nowMs = 15 * MINUTE + 1;
+    await scales.refreshStale();
+    expect(requests).toEqual([DISCOVERY, SCALE, SCALE]);
+    await expect(scales.read(ref, 'team-a')).resolves.toMatchObject({
+      selector: { matchExpressions: [{ key: 'app', values: ['moved'] }] },
+    });
+  });
+
+  it('caches a failure like an answer, until the background refresh replaces it', async () => {
     let failing = true;
     responses[SCALE] = () => {
       if (failing) throw Object.assign(new Error('overloaded'), { code: 503 });
       return scale('app=web')();
     };
-    const targets = read();
-    await expect(targets(ref, 'team-a')).rejects.toThrow('overloaded');
+    const scales = targets();
+    await expect(scales.read(ref, 'team-a')).rejects.toThrow('overloaded');
     failing = false;
-    await expect(targets(ref, 'team-a')).resolves.toMatchObject({
+    await expect(scales.read(ref, 'team-a')).rejects.toThrow('overloaded');
+    expect(requests).toEqual([DISCOVERY, SCALE]);
+    nowMs = 20 * MINUTE;
+    await scales.refreshStale();
+    await expect(scales.read(ref, 'team-a')).resolves.toMatchObject({
       selector: { matchExpressions: [{ key: 'app' }] },
     });
+  });
+
+  it('forgets a scale nobody looked up for an hour', async () => {
+    const scales = targets();
+    await scales.read(ref, 'team-a');
+    nowMs = 60 * MINUTE + 1;
+    await scales.refreshStale();
+    await scales.read(ref, 'team-a');
+    expect(requests).toEqual([DISCOVERY, SCALE, SCALE, DISCOVERY, SCALE]);
+  });
+
+  it('runs the refresh loop after the first lookup until stopped', async () => {
+    const scales = targets(5);
+    await scales.read(ref, 'team-a');
+    nowMs = 20 * MINUTE;
+    const deadline = Date.now() + 5_000;
+    while (requests.length < 3 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(requests).toEqual([DISCOVERY, SCALE, SCALE]);
+    await scales.stop();
+    nowMs = 40 * MINUTE;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(requests).toHaveLength(3);
+  });
+
+  it('caches a target that does not exist too', async () => {
+    const scales = targets();
+    const missing = { ...ref, name: 'gone' };
+    await expect(scales.read(missing, 'team-a')).resolves.toBeUndefined();
+    await expect(scales.read(missing, 'team-a')).resolves.toBeUndefined();
+    expect(requests.filter((path) => path.endsWith('/scale'))).toHaveLength(1);
   });
 
   it('resolves undefined for a target that does not exist', async () => {

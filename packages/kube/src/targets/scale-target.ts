@@ -1,16 +1,21 @@
 import { parseLabelSelector } from '@tandem/vpa-api';
 import { httpStatusOf } from '../api-errors.js';
 import type { GetJson } from '../kube-get.js';
+import { LoopStop } from '../loop-stop.js';
 import { TtlCache } from '../ttl-cache.js';
+import {
+  ScaleCache,
+  SCALE_CACHE_LOOP_PERIOD_MS,
+  type ScaleCacheTimings,
+} from './scale-cache.js';
 import { groupVersionPath, type TargetObject } from './well-known-kinds.js';
 
 /**
- * How long a discovery document and a scale subresource are reused. Upstream keeps scale
- * subresources for up to 10 minutes; one minute (one default recommender interval) still
- * turns a GET per VPA per cycle into one per minute, while a changed selector or a CRD
- * installed after its VPA is seen within about one cycle instead of ten.
+ * How long a discovery document is reused. Upstream's REST mapper forgets discovery every
+ * 5 minutes; one minute (one default recommender interval) costs a GET per group version
+ * and minute, and a kind a CRD adds to a served group version is seen within about a cycle.
  */
-export const SCALE_TTL_MS = 60_000;
+export const DISCOVERY_TTL_MS = 60_000;
 
 /** A discovery document: `GET /apis/<group>/<version>` (or `/api/v1`). */
 export interface ApiResourceList {
@@ -60,26 +65,53 @@ export function scalableResource(
   return resource.name;
 }
 
+/** A scale GET's answer as cached: the Scale (undefined: no such target) or the error. */
+type ScaleAnswer =
+  | { ok: true; scale: Scale | undefined }
+  | { ok: false; error: unknown };
+
+export interface ScaleTargets {
+  /**
+   * The target of any kind with a scale subresource: undefined when it does not exist;
+   * throws with the reason when it cannot be read.
+   */
+  read(
+    ref: ScaleTargetRef,
+    namespace: string,
+  ): Promise<TargetObject | undefined>;
+  /** One pass of the background loop: GETs stale entries again, drops unread ones. */
+  refreshStale(): Promise<void>;
+  /** Ends the background loop (lookups still GET what is not cached); resolves when ended. */
+  stop(): Promise<void>;
+}
+
 /**
  * Reads targets of any kind with a scale subresource, as upstream does for kinds it does
  * not know: discovery finds the resource, the scale's `status.selector` gives the pods.
- * Resolves undefined when the target does not exist; throws with the reason when it
- * cannot be read. Only successful reads are cached, so a failure is retried next cycle.
+ * Scale GETs are cached as upstream caches them (`ScaleCache`): a target's first lookup
+ * GETs it at once; after that lookups are answered from the cache, errors included, and a
+ * background loop (started by the first lookup, every `loopPeriodMs`) GETs entries again
+ * once they are no longer fresh, so a cycle makes no scale GETs of its own.
  */
 export function scaleTargets({
   get,
-  ttlMs = SCALE_TTL_MS,
+  timings,
+  loopPeriodMs = SCALE_CACHE_LOOP_PERIOD_MS,
+  discoveryTtlMs = DISCOVERY_TTL_MS,
   now = Date.now,
+  random = Math.random,
 }: {
   get: GetJson;
-  ttlMs?: number;
+  timings?: ScaleCacheTimings;
+  loopPeriodMs?: number;
+  discoveryTtlMs?: number;
   now?: () => number;
-}): (
-  ref: ScaleTargetRef,
-  namespace: string,
-) => Promise<TargetObject | undefined> {
-  const discovery = new TtlCache<ApiResourceList>(ttlMs, now);
-  const scales = new TtlCache<Scale>(ttlMs, now);
+  random?: () => number;
+}): ScaleTargets {
+  const discovery = new TtlCache<ApiResourceList>(discoveryTtlMs, now);
+  const scales = new ScaleCache<ScaleAnswer>({ timings, now, random });
+  const loop = new LoopStop();
+  let running: Promise<void> | undefined;
 
   const discover = async (
     apiVersion: string,
@@ -108,24 +140,59 @@ export function scaleTargets({
     return { path, list };
   };
 
-  return async ({ apiVersion, kind, name }, namespace) => {
+  const fetchScale = async (path: string): Promise<ScaleAnswer> => {
+    try {
+      return { ok: true, scale: (await get(path)) as Scale };
+    } catch (error) {
+      if (httpStatusOf(error) === 404) return { ok: true, scale: undefined };
+      return { ok: false, error };
+    }
+  };
+
+  const refreshStale = async () => {
+    for (const path of scales.keysToRefresh()) {
+      if (loop.stopped) return;
+      scales.refresh(path, await fetchScale(path));
+    }
+    scales.removeExpired();
+  };
+
+  const startLoop = () => {
+    if (running !== undefined || loop.stopped) return;
+    running = (async () => {
+      for (;;) {
+        await loop.sleep(loopPeriodMs);
+        if (loop.stopped) return;
+        await refreshStale();
+      }
+    })();
+  };
+
+  const scaleAt = async (path: string): Promise<ScaleAnswer> => {
+    const cached = scales.get(path);
+    if (cached.found) return cached.value;
+    const answer = await fetchScale(path);
+    scales.insert(path, answer);
+    startLoop();
+    return answer;
+  };
+
+  const read = async (
+    { apiVersion, kind, name }: ScaleTargetRef,
+    namespace: string,
+  ): Promise<TargetObject | undefined> => {
     if (apiVersion === undefined || apiVersion === '')
       throw new Error(
         `targetRef has no apiVersion, which kind ${kind} needs: only well-known controllers are found by kind alone`,
       );
     const groupVersion = await discover(apiVersion);
     const resource = scalableResource(groupVersion.list, kind, apiVersion);
-    const path = `${groupVersion.path}/namespaces/${namespace}/${resource}/${name}/scale`;
-    let scale = scales.get(path);
-    if (scale === undefined) {
-      try {
-        scale = (await get(path)) as Scale;
-      } catch (error) {
-        if (httpStatusOf(error) === 404) return undefined;
-        throw error;
-      }
-      scales.set(path, scale);
-    }
+    const answer = await scaleAt(
+      `${groupVersion.path}/namespaces/${namespace}/${resource}/${name}/scale`,
+    );
+    if (!answer.ok) throw answer.error;
+    const { scale } = answer;
+    if (scale === undefined) return undefined;
     const text = scale.status?.selector ?? '';
     let selector;
     try {
@@ -141,5 +208,14 @@ export function scaleTargets({
     // rule holds only if that changes; reading the object itself would need `get` on every
     // resource of every group.
     return { ownerReferences: scale.metadata?.ownerReferences, selector };
+  };
+
+  return {
+    read,
+    refreshStale,
+    async stop() {
+      loop.stop();
+      await running;
+    },
   };
 }

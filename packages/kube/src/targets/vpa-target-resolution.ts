@@ -18,15 +18,19 @@ export interface VpaTargetResolution {
   ): Promise<KubernetesObject | undefined>;
   /** True when every target cache started so far has completed its first list (readiness). */
   hasSynced(): boolean;
-  /** Stops the target caches; `resolve` then reports every well-known target unreadable. */
+  /**
+   * Stops the target caches and the scale cache's background refresh; `resolve` then
+   * reports every well-known target unreadable.
+   */
   stop(): Promise<void>;
 }
 
 /**
  * Target caches + scale reader + resolver in one: resolve(vpa) → VpaTarget, hasSynced(), stop().
  * Well-known controllers come from lazily started list+watch caches (in `namespace`, or
- * cluster-wide when undefined), any other kind through its `scale` subresource (reused for
- * `SCALE_TTL_MS`). `onError` hears the caches' recovered errors, with the kind.
+ * cluster-wide when undefined), any other kind through its `scale` subresource (GET on first
+ * use, then cached and refreshed in the background as upstream does: `scaleTargets`).
+ * `onError` hears the caches' recovered errors, with the kind.
  */
 export function vpaTargetResolution(options: {
   kubeConfig: KubeConfig;
@@ -40,14 +44,17 @@ export function vpaTargetResolution(options: {
   const { kubeConfig, namespace, onError, watch } = options;
   const get = options.get ?? kubeGetJson(kubeConfig);
   const caches = targetCaches({ kubeConfig, get, namespace, onError, watch });
+  const scales = scaleTargets({ get });
   const resolve = targetResolver({
     wellKnown: caches.read,
-    scalable: scaleTargets({ get }),
+    scalable: scales.read,
   });
   return {
     resolve,
     controller: caches.object,
     hasSynced: caches.hasSynced,
-    stop: caches.stop,
+    async stop() {
+      await Promise.all([caches.stop(), scales.stop()]);
+    },
   };
 }
