@@ -28,6 +28,10 @@ export {
   type CheckpointWriterOptions,
 } from './checkpoints/checkpoint-writer.js';
 export type { VpaStore } from './checkpoints/vpa-store.js';
+export {
+  inMemoryVpaStore,
+  type InMemoryVpaStore,
+} from './checkpoints/in-memory-vpa-store.js';
 export { loadVpas, runCycle, type CycleSummary } from './cycle/cycle.js';
 export type { CycleContext } from './cycle/cycle-context.js';
 export { drainQueue } from './cycle/worker-pool.js';

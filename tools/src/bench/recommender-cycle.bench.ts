@@ -4,12 +4,12 @@ import {
   ClusterModel,
   type CycleContext,
   freshCycleState,
+  inMemoryVpaStore,
   objectKey,
   recommenderMetrics,
   runCycle,
 } from '@tandem/recommender-core';
 import { createLogger, Registry } from '@tandem/telemetry';
-import { inMemoryVpaStore } from './in-memory-vpa-store.js';
 import { cpuMs, heapUsedAfterGc, medianOfRuns } from './measure.js';
 import type { Figure } from './report.js';
 import {

@@ -49,6 +49,7 @@ describe('writeCheckpoints', () => {
       lastWrittenMs,
       workers: 1,
       deadlinePassed: never,
+      mayWrite: () => true,
       write,
       onWriteError: () => undefined,
     });
@@ -72,6 +73,7 @@ describe('writeCheckpoints', () => {
       lastWrittenMs,
       workers: 1,
       deadlinePassed: () => true,
+      mayWrite: () => true,
       write: first.write,
       onWriteError: () => undefined,
     });
@@ -85,10 +87,31 @@ describe('writeCheckpoints', () => {
       lastWrittenMs,
       workers: 1,
       deadlinePassed: never,
+      mayWrite: () => true,
       write: next.write,
       onWriteError: () => undefined,
     });
     expect(next.written).toEqual(['b-app', 'c-app', 'a-app']);
+  });
+
+  it('starts no write once the lease is lost, not even the first one a deadline would let through', async () => {
+    const { written, write } = recorder();
+    let leading = true;
+    const result = await writeCheckpoints({
+      model: threeVpaModel(),
+      nowMs: T0,
+      lastWrittenMs: new Map(),
+      workers: 1,
+      deadlinePassed: never,
+      mayWrite: () => leading,
+      write: async (checkpoint) => {
+        await write(checkpoint);
+        leading = false;
+      },
+      onWriteError: () => undefined,
+    });
+    expect(written).toEqual(['a-app']);
+    expect(result).toEqual({ writes: 1, vpasLeft: 2 });
   });
 
   it('lets each of its workers write one VPA past the deadline', async () => {
@@ -99,6 +122,7 @@ describe('writeCheckpoints', () => {
       lastWrittenMs: new Map(),
       workers: 2,
       deadlinePassed: () => true,
+      mayWrite: () => true,
       write,
       onWriteError: () => undefined,
     });
@@ -117,6 +141,7 @@ describe('writeCheckpoints', () => {
       lastWrittenMs,
       workers: 1,
       deadlinePassed: never,
+      mayWrite: () => true,
       write,
       onWriteError: (checkpoint, vpaKey, error) =>
         errors.push(
@@ -139,6 +164,7 @@ describe('writeCheckpoints', () => {
       lastWrittenMs,
       workers: 1,
       deadlinePassed: never,
+      mayWrite: () => true,
       write: recorder().write,
       onWriteError: () => undefined,
     });

@@ -11,6 +11,8 @@ export interface CheckpointWriterOptions {
   workers: number;
   /** True once the step's `--checkpoints-timeout` has passed. */
   deadlinePassed: () => boolean;
+  /** False once the lease is lost: no further write starts, not even the first. */
+  mayWrite: () => boolean;
   write: (checkpoint: VerticalPodAutoscalerCheckpoint) => Promise<void>;
   onWriteError: (
     checkpoint: VerticalPodAutoscalerCheckpoint,
@@ -48,6 +50,7 @@ export async function writeCheckpoints(
   const writeVpa = async (key: string) => {
     let complete = true;
     for (const checkpoint of checkpointsForVpa(model, key, nowMs)) {
+      if (!options.mayWrite()) return;
       try {
         await options.write(checkpoint);
         writes += 1;
@@ -62,7 +65,7 @@ export async function writeCheckpoints(
     order,
     options.workers,
     writeVpa,
-    (done) => done === 0 || !options.deadlinePassed(),
+    (done) => options.mayWrite() && (done === 0 || !options.deadlinePassed()),
   );
   return { writes, vpasLeft: order.length - taken };
 }

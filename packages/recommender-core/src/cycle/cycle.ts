@@ -401,9 +401,9 @@ async function maintainCheckpoints(
     nowMs,
     lastWrittenMs: context.state.lastCheckpointWrittenMs,
     workers: context.settings.updateWorkers,
-    // A lost lease ends the step like its deadline: the VPAs left wait for the next leader.
-    deadlinePassed: () =>
-      context.inputs.clock() >= deadlineMs || !context.inputs.stillLeading(),
+    deadlinePassed: () => context.inputs.clock() >= deadlineMs,
+    // A lost lease stops the step before the next write: the VPAs left wait for the next leader.
+    mayWrite: context.inputs.stillLeading,
     write: (checkpoint) => context.store.writeCheckpoint(checkpoint),
     onWriteError: (checkpoint, key, error) =>
       recover(

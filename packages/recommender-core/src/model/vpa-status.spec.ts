@@ -45,6 +45,42 @@ describe('computeVpaStatus', () => {
     });
   });
 
+  it('rounds an opted-in container up to whole cores with --cpu-integer-post-processor-enabled, before the policy caps it', () => {
+    const policy = { containerName: 'app', maxAllowed: { cpu: '900m' } };
+    const vpa = vpaObject('web', { policies: [policy] });
+    const model = webModel(
+      {},
+      {
+        ...vpa,
+        metadata: {
+          ...vpa.metadata,
+          annotations: {
+            'vpa-post-processor.kubernetes.io/app_integerCPU': 'true',
+          },
+        },
+      },
+    );
+    feedSteadyUsage(model, 'web-1', 'app', STEADY_DAY);
+    const recommendation = (integerCpuPostProcessor: boolean) =>
+      computeVpaStatus(model, 'shop/web', {
+        nowMs: NOW,
+        integerCpuPostProcessor,
+      })?.recommendation?.containerRecommendations?.[0];
+
+    expect(recommendation(true)).toMatchObject({
+      target: { cpu: '900m' },
+      lowerBound: { cpu: '900m' },
+      upperBound: { cpu: '900m' },
+      uncappedTarget: { cpu: '1' },
+    });
+    // Off (the flag's default), the annotation alone changes nothing.
+    expect(recommendation(false)).toMatchObject({
+      target: { cpu: '587m' },
+      lowerBound: { cpu: '585m' },
+      uncappedTarget: { cpu: '587m' },
+    });
+  });
+
   it('raises memory to the per-pod minimum (vector 15 with 200 MiB)', () => {
     const model = webModel();
     feedSteadyUsage(model, 'web-1', 'app', {

@@ -1,13 +1,11 @@
-import type { CycleContext } from '@tandem/recommender-core';
+import type { VpaStore } from './vpa-store.js';
 import type {
   VerticalPodAutoscaler,
   VerticalPodAutoscalerCheckpoint,
 } from '@tandem/vpa-api';
 
-type VpaStore = CycleContext['store'];
-
 /**
- * The API server as the recommender sees it, in memory: a written status shows up on the
+ * The API server as the recommender sees it, in memory (for tests and benchmarks): a written status shows up on the
  * listed VPA (as the VPA watch would deliver it, so unchanged statuses are not rewritten),
  * and a written checkpoint replaces the previous one of the same name.
  */
