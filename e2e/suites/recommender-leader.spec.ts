@@ -9,7 +9,7 @@ import {
 } from '../harness/recommender-process.ts';
 import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
-import { vpaObjects } from '../harness/vpa-objects.ts';
+import { type Checkpoint, vpaObjects } from '../harness/vpa-objects.ts';
 import { runDeployment } from '../harness/workloads.ts';
 
 // Two recommender processes campaigning for one Lease: only the leader runs cycles, and a
@@ -58,6 +58,20 @@ async function holder(): Promise<string | undefined> {
     namespace,
   });
   return lease.spec?.holderIdentity || undefined;
+}
+
+/** The checkpoint of the `led` VPA's only container. */
+const LED_CHECKPOINT = 'led-app';
+
+/** How much history a checkpoint holds: what a takeover must never shrink. */
+function history(checkpoint: Checkpoint | undefined) {
+  const status = checkpoint?.status;
+  return {
+    samples: status?.totalSamplesCount ?? 0,
+    firstSampleStart: status?.firstSampleStart,
+    cpuWeight: status?.cpuHistogram?.totalWeight ?? 0,
+    memoryWeight: status?.memoryHistogram?.totalWeight ?? 0,
+  };
 }
 
 const describeAll = (candidates: Candidate[]) => async () =>
@@ -144,13 +158,52 @@ describeLocal('two leader-electing recommender processes', () => {
     expect(await holder()).toBe(leader.identity);
   });
 
-  it('hands over when the leader stops on SIGTERM, which releases the Lease', async () => {
+  it('hands over when the leader stops on SIGTERM, which releases the Lease, and the successor keeps all of its history', async () => {
+    // The leader's checkpoint grows over several cycles; the follower, started with it, saw
+    // none of that history at its own start.
+    const grown = await waitFor(
+      "the leader's checkpoint to hold three cycles of samples",
+      async () => {
+        const checkpoint = await vpas.readCheckpoint(LED_CHECKPOINT);
+        return (checkpoint?.status?.totalSamplesCount ?? 0) >= 3
+          ? checkpoint
+          : undefined;
+      },
+      { timeoutMs: TAKEOVER_TIMEOUT_MS },
+      describeAll([leader, follower]),
+    );
     expect(await leader.process.stop()).toBe(0);
     expect(entriesNamed(leader, 'stopped leading')).toEqual([
       expect.objectContaining({ reason: 'stopped' }),
     ]);
+    const lastOfLeader = await vpas.readCheckpoint(LED_CHECKPOINT);
+    expect(history(lastOfLeader).samples).toBeGreaterThanOrEqual(
+      history(grown).samples,
+    );
 
     await waitForLeadership(follower, [leader]);
+    // History is loaded when the lead is taken, not when the process started.
+    expect(entriesNamed(follower, 'term started: history loaded')).toEqual([
+      expect.objectContaining({ vpas: 1 }),
+    ]);
+    const firstOfSuccessor = await waitFor(
+      'the successor to write the checkpoint',
+      async () => {
+        const checkpoint = await vpas.readCheckpoint(LED_CHECKPOINT);
+        return checkpoint?.metadata.resourceVersion !==
+          lastOfLeader?.metadata.resourceVersion
+          ? checkpoint
+          : undefined;
+      },
+      { timeoutMs: TAKEOVER_TIMEOUT_MS },
+      describeAll([follower]),
+    );
+    const before = history(lastOfLeader);
+    const after = history(firstOfSuccessor);
+    expect(after.firstSampleStart).toBe(before.firstSampleStart);
+    expect(after.samples).toBeGreaterThanOrEqual(before.samples);
+    expect(after.cpuWeight).toBeGreaterThanOrEqual(before.cpuWeight);
+    expect(after.memoryWeight).toBeGreaterThanOrEqual(before.memoryWeight);
     [leader, follower] = [follower, leader];
   });
 
