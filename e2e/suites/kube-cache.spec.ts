@@ -152,7 +152,7 @@ describe('ListWatchCache against the API server', () => {
       await cache.start();
       expect(cache.hasSynced).toBe(true);
       expect(cache.lastSyncTime).toBeInstanceOf(Date);
-      expect(cache.get(namespace, 'before-start')?.data).toEqual({
+      expect(cache.get('before-start', namespace)?.data).toEqual({
         value: '1',
       });
       expect(events).toContain('add before-start');
@@ -168,10 +168,10 @@ describe('ListWatchCache against the API server', () => {
         body: configMap('alpha', '2'),
       });
       await waitForEvents(events, ['update alpha']);
-      expect(cache.get(namespace, 'alpha')?.data).toEqual({ value: '2' });
+      expect(cache.get('alpha', namespace)?.data).toEqual({ value: '2' });
       await core.deleteNamespacedConfigMap({ namespace, name: 'alpha' });
       await waitForEvents(events, ['delete alpha']);
-      expect(cache.get(namespace, 'alpha')).toBeUndefined();
+      expect(cache.get('alpha', namespace)).toBeUndefined();
       expect(events.filter((e) => e.endsWith(' alpha'))).toEqual([
         'add alpha',
         'update alpha',
@@ -217,7 +217,7 @@ describe('ListWatchCache against the API server', () => {
         body: configMap('drop-update', '2'),
       });
       await core.deleteNamespacedConfigMap({ namespace, name: 'drop-delete' });
-      expect(cache.get(namespace, 'drop-create')).toBeUndefined();
+      expect(cache.get('drop-create', namespace)).toBeUndefined();
       watch.restore();
 
       await waitForEvents(events, [
@@ -230,7 +230,7 @@ describe('ListWatchCache against the API server', () => {
         resumeFrom,
       );
       expect(cache.status()).toMatchObject({ lists: 1, goneRelists: 0 });
-      expect(cache.get(namespace, 'drop-update')?.data).toEqual({ value: '2' });
+      expect(cache.get('drop-update', namespace)?.data).toEqual({ value: '2' });
     } finally {
       await cache.stop();
     }
@@ -329,8 +329,8 @@ describe('ListWatchCache against the API server', () => {
         expect(events.slice(3).sort()).toEqual(
           ['add gone-new', 'delete gone-delete', 'update gone-update'].sort(),
         );
-        expect(cache.get(namespace, 'gone-delete')).toBeUndefined();
-        expect(cache.get(namespace, 'gone-update')?.message).toBe('v2');
+        expect(cache.get('gone-delete', namespace)).toBeUndefined();
+        expect(cache.get('gone-update', namespace)?.message).toBe('v2');
         expect(cache.status().lists).toBe(2);
       } finally {
         await cache.stop();

@@ -57,7 +57,7 @@ export function podTemplates({
       );
       const cache = caches.get(owner?.kind as OwnerKind);
       if (owner === undefined || cache === undefined) return undefined;
-      return cache.get(pod.metadata?.namespace ?? '', owner.name)?.spec
+      return cache.get(owner.name, pod.metadata?.namespace ?? '')?.spec
         ?.template?.spec?.containers;
     },
     async start() {

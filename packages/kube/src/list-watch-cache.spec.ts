@@ -96,7 +96,8 @@ describe('ListWatchCache (scripted watch)', () => {
     await cache.start();
     expect(cache.hasSynced).toBe(true);
     expect(cache.lastSyncTime).toBeInstanceOf(Date);
-    expect(cache.get('ns', 'a')).toEqual(cm('a', '5'));
+    expect(cache.get('a', 'ns')).toEqual(cm('a', '5'));
+    expect(cache.get('a')).toBeUndefined(); // `name` alone is a cluster-scoped key
     await until(() => watch.calls.length === 1, 'a watch');
     expect(watch.last.params).toMatchObject({
       resourceVersion: '10',
@@ -217,7 +218,7 @@ describe('ListWatchCache (scripted watch)', () => {
     watch.last.send('ADDED', cm('a', '11'));
     expect(events).toEqual(['add a@11']);
     expect(errors).toEqual(['handler: handler bug']);
-    expect(cache.get('ns', 'a')).toBeDefined();
+    expect(cache.get('a', 'ns')).toBeDefined();
     await cache.stop();
   });
 

@@ -189,7 +189,8 @@ export class ListWatchCache<T extends KubernetesObject> {
     return [...this.objects.values()];
   }
 
-  get(namespace: string | undefined, name: string): T | undefined {
+  /** The object `namespace/name` (`name` alone when cluster-scoped), in client-node's order. */
+  get(name: string, namespace?: string): T | undefined {
     return this.objects.get(keyOf(namespace, name));
   }
 

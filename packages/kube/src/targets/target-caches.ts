@@ -110,7 +110,7 @@ export function targetCaches({
     if (stopped) throw new Error('the target caches were stopped');
     const entry = started.get(kind) ?? startCache(kind);
     await waitForSync(kind, entry);
-    return entry.cache.get(objectNamespace, name);
+    return entry.cache.get(name, objectNamespace);
   };
 
   return {
