@@ -1,4 +1,8 @@
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import {
+  CustomObjectsApi,
+  type KubeConfig,
+  type PodMetricsList,
+} from '@kubernetes/client-node';
 import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
 
 /** One container's usage in one metrics snapshot, in the model's units. */
@@ -9,14 +13,6 @@ export interface PodContainerUsage {
   timeMs: number;
   cpuMillicores: number;
   memoryBytes: number;
-}
-
-interface PodMetricsList {
-  items: {
-    metadata: { namespace?: string; name?: string };
-    timestamp: string;
-    containers?: { name: string; usage: { cpu?: string; memory?: string } }[];
-  }[];
 }
 
 /**
@@ -39,6 +35,8 @@ export function podMetricsSource(
     ) as PodMetricsList;
     const usages: PodContainerUsage[] = [];
     let skipped = 0;
+    // client-node's metrics types mark every field present; a metrics server may still
+    // leave some out, so each read has a fallback.
     for (const item of list.items) {
       const timeMs = Date.parse(item.timestamp);
       for (const container of item.containers ?? []) {
