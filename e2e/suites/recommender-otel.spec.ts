@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
@@ -67,6 +68,7 @@ describeLocal('the recommender exports its cycles as OTLP traces', () => {
         OTEL_BSP_SCHEDULE_DELAY: '500',
         POD_NAME,
         POD_NAMESPACE: namespace,
+        OTEL_RESOURCE_ATTRIBUTES: 'k8s.cluster.name=tandem-e2e',
       },
     });
   });
@@ -112,6 +114,19 @@ describeLocal('the recommender exports its cycles as OTLP traces', () => {
     expect(cycle.root.resource['service.name']).toBe('tandem-recommender');
     expect(cycle.root.resource['k8s.pod.name']).toBe(POD_NAME);
     expect(cycle.root.resource['k8s.namespace.name']).toBe(namespace);
+  });
+
+  it("adds NodeSDK's detected attributes and OTEL_RESOURCE_ATTRIBUTES to the resource", () => {
+    expect(cycle).toBeDefined();
+    expect(cycle.root.resource).toMatchObject({
+      'k8s.cluster.name': 'tandem-e2e',
+      'service.instance.id': expect.any(String),
+      'process.pid': recommender.pid,
+      'process.runtime.name': 'nodejs',
+      'host.name': hostname(),
+      'os.type': expect.any(String),
+      'telemetry.sdk.language': 'nodejs',
+    });
   });
 
   it('puts the cycle counts on the root span', () => {

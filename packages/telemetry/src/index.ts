@@ -39,7 +39,7 @@ export {
   otlpTracesUrl,
   type BatchOptions,
   type Env,
-} from './tracing.js';
+} from './tracing-config.js';
 export { AsyncLocalStorageContextManager } from './context-manager.js';
 export {
   cycleLoop,

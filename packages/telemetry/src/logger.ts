@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
-import type { Env } from './tracing.js';
+import type { Env } from './tracing-config.js';
 
 export type { Logger } from 'pino';
 

@@ -3,7 +3,8 @@ import type { DestinationStream, Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createLogger } from './logger.js';
 import { createRegistry } from './metrics.js';
-import { startTracing, type Env } from './tracing.js';
+import type { Env } from './tracing-config.js';
+import { startTracing } from './tracing.js';
 
 export interface TelemetryOptions {
   /** `service.name`, e.g. `tandem-recommender`. */

@@ -1,17 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { trace } from '@opentelemetry/api';
+import { hostname } from 'node:os';
+import { context, logs, metrics, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from './context-manager.js';
 import { inSpan } from './in-span.js';
 import { capture } from './log-capture.fixtures.js';
 import {
   startTelemetry as startTelemetryUntracked,
   type TelemetryOptions,
 } from './telemetry.js';
-import {
-  batchOptionsFromEnv,
-  kubernetesAttributes,
-  otlpTracesUrl,
-} from './tracing.js';
 
 // ---------------------------------------------------------------------------------------
 // A real OTLP/HTTP trace receiver: POST /v1/traces with a JSON ExportTraceServiceRequest,
@@ -139,6 +136,30 @@ function spansOf(requests: Received[]) {
       ),
     ),
   );
+}
+
+/** Whether an SDK logger provider (NodeSDK registers one) is the global one. */
+function loggerProviderKind(): 'sdk' | 'none' {
+  return 'shutdown' in logs.getLoggerProvider() ? 'sdk' : 'none';
+}
+
+/** Runs `fn` with these variables set in process.env, then puts process.env back. */
+async function withProcessEnv(
+  variables: Record<string, string>,
+  fn: () => Promise<void>,
+): Promise<void> {
+  const saved = Object.keys(variables).map(
+    (name) => [name, process.env[name]] as const,
+  );
+  Object.assign(process.env, variables);
+  try {
+    await fn();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -370,9 +391,167 @@ describe('startTelemetry tracing against a real OTLP/HTTP receiver', () => {
       });
       expect(telemetry.traceExportUrl).toBeUndefined();
       expect(inSpan(telemetry.tracer, 'x', {}, () => 1)).toBe(1);
+      // NodeSDK was not started: no global provider takes the library's spans either.
+      trace.getTracer('library').startSpan('via-global').end();
+      expect(loggerProviderKind()).toBe('none');
       await telemetry.shutdown();
     }
     expect(receiver.requests).toEqual([]);
+  });
+
+  describe('started through NodeSDK', () => {
+    it('exports a resource with OTEL_RESOURCE_ATTRIBUTES and the process, host and os detectors, the app attributes winning', async () => {
+      const telemetry = startTelemetry({
+        serviceName: 'tandem-recommender',
+        serviceVersion: '1.2.3',
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+          OTEL_RESOURCE_ATTRIBUTES:
+            'k8s.cluster.name=prod-eu,deployment.environment.name=staging%2Ceu,' +
+            'service.name=renamed,k8s.pod.name=from-otel-env',
+          POD_NAME: 'recommender-7d9f',
+        },
+      });
+      inSpan(telemetry.tracer, 'recommender.cycle', {}, () => undefined);
+      await telemetry.shutdown();
+      const spans = spansOf(receiver.requests);
+      expect(spans.map(({ span }) => span.name)).toEqual(['recommender.cycle']);
+      expect(spans[0]?.resource).toMatchObject({
+        // OTEL_RESOURCE_ATTRIBUTES, from the env given to startTelemetry
+        'k8s.cluster.name': 'prod-eu',
+        'deployment.environment.name': 'staging,eu',
+        // the app's own attributes win over it
+        'service.name': 'tandem-recommender',
+        'service.version': '1.2.3',
+        'k8s.pod.name': 'recommender-7d9f',
+        // NodeSDK's detectors
+        'service.instance.id': expect.stringMatching(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+        ),
+        'process.pid': process.pid,
+        'process.runtime.name': 'nodejs',
+        'process.runtime.version': process.versions.node,
+        'host.name': hostname(),
+        'host.arch': expect.any(String),
+        'os.type': expect.any(String),
+        'telemetry.sdk.language': 'nodejs',
+      });
+    });
+
+    it("registers NodeSDK's tracer and logger providers, keeps this package's context manager and no propagator, and gives them back on shutdown", async () => {
+      const telemetry = startTelemetry({
+        serviceName: 's',
+        serviceVersion: '1',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+      });
+      expect(loggerProviderKind()).toBe('sdk');
+      expect(metrics.getMeterProvider().constructor.name).toBe(
+        'NoopMeterProvider',
+      );
+      // The API has no public getter for it; the manager NodeSDK would install is
+      // @opentelemetry/context-async-hooks' class of the same name.
+      const manager = (
+        context as unknown as { _getContextManager(): unknown }
+      )._getContextManager();
+      expect(manager).toBeInstanceOf(AsyncLocalStorageContextManager);
+      const carrier: Record<string, string> = {};
+      inSpan(telemetry.tracer, 'outgoing', {}, () =>
+        propagation.inject(context.active(), carrier),
+      );
+      expect(carrier).toEqual({});
+
+      await telemetry.shutdown();
+      expect(loggerProviderKind()).toBe('none');
+      trace.getTracer('library').startSpan('after-shutdown').end();
+      expect(spansOf(receiver.requests).map(({ span }) => span.name)).toEqual([
+        'outgoing',
+      ]);
+    });
+
+    it('samples as OTEL_TRACES_SAMPLER says', async () => {
+      const telemetry = startTelemetry({
+        serviceName: 's',
+        serviceVersion: '1',
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+          OTEL_TRACES_SAMPLER: 'always_off',
+        },
+      });
+      expect(telemetry.traceExportUrl).toBe(`${receiver.endpoint}/v1/traces`);
+      const recording = inSpan(telemetry.tracer, 'x', {}, (span) =>
+        span.isRecording(),
+      );
+      expect(recording).toBe(false);
+      await telemetry.shutdown();
+      expect(receiver.requests).toEqual([]);
+    });
+
+    it('takes OTEL_* from the env given to startTelemetry, not from process.env, where they disagree', async () => {
+      await withProcessEnv(
+        {
+          OTEL_RESOURCE_ATTRIBUTES: 'from.process.env=yes',
+          OTEL_NODE_RESOURCE_DETECTORS: 'none',
+          OTEL_TRACES_SAMPLER: 'always_off',
+          OTEL_PROPAGATORS: 'tracecontext',
+          OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1',
+        },
+        async () => {
+          const telemetry = startTelemetry({
+            serviceName: 's',
+            serviceVersion: '1',
+            env: {
+              OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+              OTEL_RESOURCE_ATTRIBUTES: 'from.options.env=yes',
+            },
+          });
+          const carrier: Record<string, string> = {};
+          inSpan(telemetry.tracer, 'first', {}, () =>
+            propagation.inject(context.active(), carrier),
+          );
+          trace.getTracer('library').startSpan('via-global').end();
+          await telemetry.shutdown();
+          expect(carrier).toEqual({});
+          const spans = spansOf(receiver.requests);
+          // One request: the batch size of 1 from process.env did not apply.
+          expect(receiver.requests).toHaveLength(1);
+          expect(spans.map(({ span }) => span.name)).toEqual([
+            'first',
+            'via-global',
+          ]);
+          expect(spans[0]?.resource['from.options.env']).toBe('yes');
+          expect(spans[0]?.resource).not.toHaveProperty('from.process.env');
+          expect(spans[0]?.resource['process.pid']).toBe(process.pid);
+        },
+      );
+    });
+
+    it('exports when only process.env has OTEL_SDK_DISABLED=true, and not when only process.env has an endpoint', async () => {
+      await withProcessEnv({ OTEL_SDK_DISABLED: 'true' }, async () => {
+        const telemetry = startTelemetry({
+          serviceName: 's',
+          serviceVersion: '1',
+          env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+        });
+        inSpan(telemetry.tracer, 'exported', {}, () => undefined);
+        await telemetry.shutdown();
+      });
+      await withProcessEnv(
+        { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+        async () => {
+          const telemetry = startTelemetry({
+            serviceName: 's',
+            serviceVersion: '1',
+            env: {},
+          });
+          expect(telemetry.traceExportUrl).toBeUndefined();
+          inSpan(telemetry.tracer, 'not-exported', {}, () => undefined);
+          await telemetry.shutdown();
+        },
+      );
+      expect(spansOf(receiver.requests).map(({ span }) => span.name)).toEqual([
+        'exported',
+      ]);
+    });
   });
 });
 
@@ -504,86 +683,5 @@ describe('export problems are logged', () => {
     } finally {
       await receiver.close();
     }
-  });
-});
-
-describe('env helpers', () => {
-  it('resolves the traces URL from the standard env vars', () => {
-    expect(otlpTracesUrl({})).toBeUndefined();
-    expect(
-      otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: '  ' }),
-    ).toBeUndefined();
-    expect(
-      otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }),
-    ).toBe('http://c:4318/v1/traces');
-    expect(
-      otlpTracesUrl({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318/base//' }),
-    ).toBe('http://c:4318/base/v1/traces');
-    expect(
-      otlpTracesUrl({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
-        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:9999/custom',
-      }),
-    ).toBe('http://t:9999/custom');
-    expect(
-      otlpTracesUrl({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
-        OTEL_SDK_DISABLED: 'TRUE',
-      }),
-    ).toBeUndefined();
-    expect(
-      otlpTracesUrl({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
-        OTEL_TRACES_EXPORTER: 'none',
-      }),
-    ).toBeUndefined();
-    expect(
-      otlpTracesUrl({
-        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318',
-        OTEL_TRACES_EXPORTER: 'otlp',
-      }),
-    ).toBe('http://c:4318/v1/traces');
-  });
-
-  it('reads the batch span processor settings from OTEL_BSP_*', () => {
-    expect(batchOptionsFromEnv({})).toEqual({});
-    expect(
-      batchOptionsFromEnv({
-        OTEL_BSP_MAX_QUEUE_SIZE: '100',
-        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512',
-        OTEL_BSP_SCHEDULE_DELAY: '250',
-        OTEL_BSP_EXPORT_TIMEOUT: '1000',
-      }),
-    ).toEqual({
-      maxQueueSize: 100,
-      maxExportBatchSize: 100,
-      scheduledDelayMillis: 250,
-      exportTimeoutMillis: 1000,
-    });
-    expect(
-      batchOptionsFromEnv({
-        OTEL_BSP_MAX_QUEUE_SIZE: '0',
-        OTEL_BSP_SCHEDULE_DELAY: 'soon',
-        OTEL_BSP_EXPORT_TIMEOUT: '-1',
-      }),
-    ).toEqual({});
-  });
-
-  it('maps POD_NAME, POD_NAMESPACE and NODE_NAME to k8s.* attributes when present', () => {
-    expect(kubernetesAttributes({})).toEqual({});
-    expect(kubernetesAttributes({ POD_NAME: 'p', NODE_NAME: '' })).toEqual({
-      'k8s.pod.name': 'p',
-    });
-    expect(
-      kubernetesAttributes({
-        POD_NAME: 'p',
-        POD_NAMESPACE: 'ns',
-        NODE_NAME: 'n',
-      }),
-    ).toEqual({
-      'k8s.pod.name': 'p',
-      'k8s.namespace.name': 'ns',
-      'k8s.node.name': 'n',
-    });
   });
 });

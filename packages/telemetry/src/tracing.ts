@@ -1,111 +1,58 @@
 import {
   context,
   diag,
-  DiagLogLevel,
+  logs,
   ProxyTracerProvider,
   trace,
   type Attributes,
+  type ContextManager,
   type DiagLogger,
   type Tracer,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import {
   defaultResource,
-  resourceFromAttributes,
+  detectResources,
+  type ResourceDetector,
 } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  BatchSpanProcessor,
+  TracerProvider as SdkTracerProvider,
+  type Sampler,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace';
 import {
   ATTR_SERVICE_NAME,
   ATTR_SERVICE_VERSION,
 } from '@opentelemetry/semantic-conventions';
 import type { Logger } from 'pino';
 import { AsyncLocalStorageContextManager } from './context-manager.js';
+import {
+  batchOptionsFromEnv,
+  diagLogLevelFromEnv,
+  kubernetesAttributes,
+  otlpTracesUrl,
+  resourceDetectorsFromEnv,
+  samplerFromEnv,
+  type Env,
+  type Warn,
+} from './tracing-config.js';
 
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** `k8s.*` resource attributes from the Downward-API env vars, where set. */
-export function kubernetesAttributes(env: Env): Attributes {
-  const attributes: Attributes = {};
-  const pairs: [string, string][] = [
-    ['k8s.pod.name', 'POD_NAME'],
-    ['k8s.namespace.name', 'POD_NAMESPACE'],
-    ['k8s.node.name', 'NODE_NAME'],
-  ];
-  for (const [attribute, variable] of pairs) {
-    const value = env[variable]?.trim();
-    if (value) {
-      attributes[attribute] = value;
-    }
-  }
-  return attributes;
-}
-
-/**
- * The OTLP/HTTP traces URL the standard env vars ask for, or undefined when tracing
- * export is off: `OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` switch it off;
- * otherwise `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is used as is, else
- * `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`; neither set → undefined.
- */
-export function otlpTracesUrl(env: Env): string | undefined {
-  if (env['OTEL_SDK_DISABLED']?.trim().toLowerCase() === 'true') {
-    return undefined;
-  }
-  const exporters = (env['OTEL_TRACES_EXPORTER'] ?? '')
-    .split(',')
-    .map((name) => name.trim().toLowerCase());
-  if (exporters.includes('none')) {
-    return undefined;
-  }
-  const signal = env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']?.trim();
-  if (signal) {
-    return signal;
-  }
-  const base = env['OTEL_EXPORTER_OTLP_ENDPOINT']?.trim();
-  if (base) {
-    return `${base.replace(/\/+$/, '')}/v1/traces`;
-  }
-  return undefined;
-}
-
-export interface BatchOptions {
-  maxQueueSize?: number;
-  maxExportBatchSize?: number;
-  scheduledDelayMillis?: number;
-  exportTimeoutMillis?: number;
-}
-
-/**
- * Batch span processor settings from the standard `OTEL_BSP_*` variables (the SDK's
- * processor does not read them itself); unset or invalid values keep the SDK defaults
- * (queue 2048, batch 512, delay 5000 ms, timeout 30000 ms). The batch is capped at the
- * queue size, as the specification requires.
- */
-export function batchOptionsFromEnv(env: Env): BatchOptions {
-  const read = (name: string): number | undefined => {
-    const raw = env[name]?.trim();
-    if (!raw) return undefined;
-    const value = Number(raw);
-    return Number.isFinite(value) && value >= 0 ? value : undefined;
-  };
-  const options: BatchOptions = {};
-  const maxQueueSize = read('OTEL_BSP_MAX_QUEUE_SIZE');
-  const maxExportBatchSize = read('OTEL_BSP_MAX_EXPORT_BATCH_SIZE');
-  const scheduledDelayMillis = read('OTEL_BSP_SCHEDULE_DELAY');
-  const exportTimeoutMillis = read('OTEL_BSP_EXPORT_TIMEOUT');
-  if (maxQueueSize !== undefined && maxQueueSize > 0)
-    options.maxQueueSize = maxQueueSize;
-  if (maxExportBatchSize !== undefined && maxExportBatchSize > 0) {
-    options.maxExportBatchSize = Math.min(
-      maxExportBatchSize,
-      options.maxQueueSize ?? 2048,
-    );
-  }
-  if (scheduledDelayMillis !== undefined)
-    options.scheduledDelayMillis = scheduledDelayMillis;
-  if (exportTimeoutMillis !== undefined)
-    options.exportTimeoutMillis = exportTimeoutMillis;
-  return options;
-}
+// Tracing starts through NodeSDK (@opentelemetry/sdk-node), the same way in every app.
+//
+// Which environment wins: NodeSDK and the OTLP exporter read OTEL_* from process.env on
+// their own, while Tandem reads them from `options.env` (a copy of process.env in the
+// apps, a custom one in tests). Everything that decides whether, where and what is
+// exported is read from `options.env` and handed to NodeSDK as explicit configuration,
+// which it prefers over its own reading: on/off and the endpoint (OTEL_SDK_DISABLED,
+// OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT), OTEL_BSP_*, the sampler
+// (OTEL_TRACES_SAMPLER[_ARG]), the resource (OTEL_RESOURCE_ATTRIBUTES,
+// OTEL_NODE_RESOURCE_DETECTORS) and the diag level (OTEL_LOG_LEVEL). Left to process.env:
+// the exporter's headers, timeout and compression (OTEL_EXPORTER_OTLP_*) and span limits
+// (OTEL_SPAN_*, OTEL_ATTRIBUTE_*). What NodeSDK would otherwise add from its env —
+// metrics and logs exporters, propagators, instrumentations — is switched off explicitly.
 
 export interface TracingOptions {
   readonly serviceName: string;
@@ -126,11 +73,11 @@ export interface Tracing {
 }
 
 let contextManagerInstalled = false;
-let globalOwner: object | undefined;
 
 /**
  * Registers an AsyncLocalStorage context manager once per process (unless another one
- * is already registered): it is stateless and shared by every Telemetry instance.
+ * is already registered): it is stateless and shared by every Telemetry instance, and
+ * context propagates through the no-op tracer's spans too, so it outlives any NodeSDK.
  */
 function ensureContextManager(): void {
   if (contextManagerInstalled) {
@@ -142,6 +89,29 @@ function ensureContextManager(): void {
     // Someone registered one first (another SDK): theirs propagates context too.
     manager.disable();
   }
+}
+
+/**
+ * NodeSDK leaves the global context manager alone when given null (`setupContextManager`
+ * in sdk-node), though its type only admits a ContextManager; otherwise it would try to
+ * register @opentelemetry/context-async-hooks' one over ensureContextManager's.
+ */
+const KEEP_CONTEXT_MANAGER = null as unknown as ContextManager;
+
+/** What both ways of starting share: the same resource, processors and sampler. */
+interface Pipeline {
+  readonly resourceDetectors: ResourceDetector[];
+  readonly spanProcessors: SpanProcessor[];
+  readonly sampler: Sampler;
+}
+
+interface Started {
+  readonly provider: TracerProvider;
+  readonly global: boolean;
+  /** Flushes and stops the provider. */
+  shutdown(): Promise<void>;
+  /** Gives the globals back (after shutdown, whether it failed or not). */
+  release(): void;
 }
 
 export function startTracing(options: TracingOptions): Tracing {
@@ -170,49 +140,44 @@ export function startTracing(options: TracingOptions): Tracing {
   }
 
   warnOnUnsupportedProtocol(options.env, options.logger);
-  const resource = defaultResource().merge(
-    resourceFromAttributes({
-      ...options.attributes,
-      ...kubernetesAttributes(options.env),
-      [ATTR_SERVICE_NAME]: options.serviceName,
-      [ATTR_SERVICE_VERSION]: options.serviceVersion,
-    }),
-  );
-  const provider = new TracerProvider({
-    resource,
+  const warn: Warn = (fields, message) => options.logger.warn(fields, message);
+  const pipeline: Pipeline = {
+    resourceDetectors: [
+      ...resourceDetectorsFromEnv(options.env, warn),
+      // Last, so that the app's attributes win over detected ones: the specification
+      // ranks resource attributes the app provides above OTEL_RESOURCE_ATTRIBUTES.
+      {
+        detect: () => ({
+          attributes: {
+            ...options.attributes,
+            ...kubernetesAttributes(options.env),
+            [ATTR_SERVICE_NAME]: options.serviceName,
+            [ATTR_SERVICE_VERSION]: options.serviceVersion,
+          },
+        }),
+      },
+    ],
     spanProcessors: [
       new BatchSpanProcessor({
         ...batchOptionsFromEnv(options.env),
         exporter: new OTLPTraceExporter({ url: exportUrl }),
       }),
     ],
-  });
-
-  // The first live instance owns the global tracer provider (so code using
-  // `trace.getTracer()` from @opentelemetry/api sees it); later instances keep a
-  // private provider and never touch the globals. Shutdown gives the globals back.
-  const owner = {};
-  let global = false;
-  if (globalOwner === undefined && trace.setGlobalTracerProvider(provider)) {
-    globalOwner = owner;
-    global = true;
-    // The SDK reports failed exports through the global diag logger; send them to ours.
-    diag.setLogger(
-      diagToPino(options.logger.child({ component: 'opentelemetry' })),
-      {
-        logLevel: DiagLogLevel.WARN,
-        suppressOverrideMessage: true,
-      },
-    );
-  }
+    sampler: samplerFromEnv(options.env, warn),
+  };
+  const started =
+    startNodeSdk(pipeline, options) ?? startPrivateProvider(pipeline);
 
   let shutdown: Promise<void> | undefined;
   return {
-    tracer: provider.getTracer(options.serviceName, options.serviceVersion),
+    tracer: started.provider.getTracer(
+      options.serviceName,
+      options.serviceVersion,
+    ),
     exportUrl,
-    global,
+    global: started.global,
     shutdown: () => {
-      shutdown ??= provider
+      shutdown ??= started
         .shutdown()
         .catch((error: unknown) => {
           // The process is going down anyway: say what was lost, don't fail the exit path.
@@ -221,16 +186,97 @@ export function startTracing(options: TracingOptions): Tracing {
             'flushing spans on shutdown failed',
           );
         })
-        .finally(() => {
-          if (globalOwner === owner) {
-            trace.disable();
-            diag.disable();
-            globalOwner = undefined;
-          }
-        });
+        .finally(() => started.release());
       return shutdown;
     },
   };
+}
+
+/**
+ * The first live instance starts NodeSDK, which registers the global tracer provider
+ * (so code using `trace.getTracer()` from @opentelemetry/api sees it). Undefined when a
+ * tracer provider is registered already (another live instance, another SDK) or NodeSDK
+ * registered none (OTEL_SDK_DISABLED=true in process.env, while `env` asks for export).
+ */
+function startNodeSdk(
+  pipeline: Pipeline,
+  options: TracingOptions,
+): Started | undefined {
+  if (registeredTracerProvider() !== undefined) {
+    return undefined;
+  }
+  const loggerProviderBefore = logs.getLoggerProvider();
+  const sdk = new NodeSDK({
+    ...pipeline,
+    autoDetectResources: true,
+    contextManager: KEEP_CONTEXT_MANAGER,
+    // None registered, as before: nothing injects, and request spans stay roots.
+    textMapPropagator: null,
+    instrumentations: [],
+    metricReaders: [],
+    // NodeSDK still registers a logger provider, with no processor: nothing is exported.
+    logRecordProcessors: [],
+  });
+  // The SDK reports failed exports through the global diag logger; send them to ours.
+  // Set after the constructor, which installs a console one when process.env has
+  // OTEL_LOG_LEVEL.
+  diag.setLogger(
+    diagToPino(options.logger.child({ component: 'opentelemetry' })),
+    {
+      logLevel: diagLogLevelFromEnv(options.env),
+      suppressOverrideMessage: true,
+    },
+  );
+  sdk.start();
+  const provider = registeredTracerProvider();
+  if (provider === undefined) {
+    diag.disable();
+    return undefined;
+  }
+  const ownsLoggerProvider = logs.getLoggerProvider() !== loggerProviderBefore;
+  return {
+    provider,
+    global: true,
+    shutdown: () => sdk.shutdown(),
+    release: () => {
+      // NodeSDK's shutdown stops the providers but leaves them registered.
+      trace.disable();
+      if (ownsLoggerProvider) logs.disable();
+      diag.disable();
+    },
+  };
+}
+
+/**
+ * Later instances keep a private provider and never touch the globals; NodeSDK would
+ * register globals a second time. Same resource as NodeSDK builds (its default resource,
+ * then the detectors in order), same processors and sampler.
+ */
+function startPrivateProvider(pipeline: Pipeline): Started {
+  const provider = new SdkTracerProvider({
+    resource: defaultResource().merge(
+      detectResources({ detectors: pipeline.resourceDetectors }),
+    ),
+    spanProcessors: pipeline.spanProcessors,
+    sampler: pipeline.sampler,
+  });
+  return {
+    provider,
+    global: false,
+    shutdown: () => provider.shutdown(),
+    release: () => undefined,
+  };
+}
+
+/** A provider with no delegate answers with the API's no-op provider. */
+const NO_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/** The tracer provider registered with @opentelemetry/api, or undefined when none is. */
+function registeredTracerProvider(): TracerProvider | undefined {
+  const global = trace.getTracerProvider();
+  const provider =
+    global instanceof ProxyTracerProvider ? global.getDelegate() : global;
+  return provider === NO_TRACER_PROVIDER ? undefined : provider;
 }
 
 function warnOnUnsupportedProtocol(env: Env, logger: Logger): void {
