@@ -1,12 +1,24 @@
-import { httpStatusOf, type KubeClients } from './kube.ts';
+import { vpaClient } from '@tandem/kube';
+import {
+  VPA_API_VERSION,
+  VPA_CHECKPOINT_KIND,
+  VPA_KIND,
+  type VerticalPodAutoscaler,
+  type VerticalPodAutoscalerCheckpoint,
+  type VerticalPodAutoscalerStatus,
+} from '@tandem/vpa-api';
+import type { KubeClients } from './kube.ts';
 import { waitFor } from './wait.ts';
 
-// The VPA and checkpoint objects as the suites read them back from the API server.
+// The VPA and checkpoint objects as the suites read them back from the API server, through
+// the client the recommender writes with.
 
-export const VPA_GROUP = 'autoscaling.k8s.io';
-export const VPA_VERSION = 'v1';
-export const VPAS = 'verticalpodautoscalers';
-export const CHECKPOINTS = 'verticalpodautoscalercheckpoints';
+export {
+  VPA_API_GROUP as VPA_GROUP,
+  VPA_VERSION,
+  VPA_PLURAL as VPAS,
+  VPA_CHECKPOINT_PLURAL as CHECKPOINTS,
+} from '@tandem/vpa-api';
 
 export interface Resources {
   cpu?: string;
@@ -109,85 +121,54 @@ export function vpaObjects(
   kube: KubeClients,
   namespace: () => string,
 ): VpaObjects {
-  const base = () => ({
-    group: VPA_GROUP,
-    version: VPA_VERSION,
-    namespace: namespace(),
-  });
+  const client = vpaClient(kube.config);
   const readVpa = async (name: string) =>
-    (await kube.customObjects.getNamespacedCustomObject({
-      ...base(),
-      plural: VPAS,
-      name,
-    })) as Vpa;
+    (await client.readVpa(namespace(), name)) as unknown as Vpa;
   return {
     readVpa,
     async createVpa(name, target, extraSpec = {}) {
-      return (await kube.customObjects.createNamespacedCustomObject({
-        ...base(),
-        plural: VPAS,
-        body: {
-          apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
-          kind: 'VerticalPodAutoscaler',
-          metadata: { name },
-          spec: {
-            targetRef: {
-              apiVersion: 'apps/v1',
-              kind: 'Deployment',
-              name: target,
-            },
-            updatePolicy: { updateMode: 'Off' },
-            ...extraSpec,
+      const vpa = {
+        apiVersion: VPA_API_VERSION,
+        kind: VPA_KIND,
+        metadata: { name },
+        spec: {
+          targetRef: {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: target,
           },
+          updatePolicy: { updateMode: 'Off' },
+          ...extraSpec,
         },
-      })) as Vpa;
+      } as VerticalPodAutoscaler;
+      return (await client.createVpa(namespace(), vpa)) as unknown as Vpa;
     },
     async createCheckpoint(name, spec, status) {
-      return (await kube.customObjects.createNamespacedCustomObject({
-        ...base(),
-        plural: CHECKPOINTS,
-        body: {
-          apiVersion: `${VPA_GROUP}/${VPA_VERSION}`,
-          kind: 'VerticalPodAutoscalerCheckpoint',
-          metadata: name.endsWith('-') ? { generateName: name } : { name },
-          spec,
-          ...(status === undefined ? {} : { status }),
-        },
-      })) as Checkpoint;
+      const checkpoint = {
+        apiVersion: VPA_API_VERSION,
+        kind: VPA_CHECKPOINT_KIND,
+        metadata: name.endsWith('-') ? { generateName: name } : { name },
+        spec,
+        ...(status === undefined ? {} : { status }),
+      } as VerticalPodAutoscalerCheckpoint;
+      return (await client.createCheckpoint(
+        namespace(),
+        checkpoint,
+      )) as unknown as Checkpoint;
     },
     async readCheckpoint(name) {
-      try {
-        return (await kube.customObjects.getNamespacedCustomObject({
-          ...base(),
-          plural: CHECKPOINTS,
-          name,
-        })) as Checkpoint;
-      } catch (error) {
-        if (httpStatusOf(error) === 404) return undefined;
-        throw error;
-      }
+      return (await client.readCheckpoint(namespace(), name)) as
+        | Checkpoint
+        | undefined;
     },
     async writeRecommendation(name, containerRecommendations) {
-      await kube.customObjects.patchNamespacedCustomObjectStatus({
-        ...base(),
-        plural: VPAS,
-        name,
-        body: [
-          {
-            op: 'add',
-            path: '/status',
-            value: { recommendation: { containerRecommendations } },
-          },
-        ],
-      });
+      await client.writeStatus(namespace(), name, {
+        recommendation: { containerRecommendations },
+      } as VerticalPodAutoscalerStatus);
     },
     async clearStatus(name) {
-      await kube.customObjects.patchNamespacedCustomObjectStatus({
-        ...base(),
-        plural: VPAS,
-        name,
-        body: [{ op: 'replace', path: '/status', value: {} }],
-      });
+      // `add` replaces an existing member, so this is the `replace /status {}` it once was.
+      await client.writeStatus(namespace(), name, {});
     },
     async waitForRecommendation(name, description, options = {}) {
       const { accept = () => true, timeoutMs = 120_000, context } = options;

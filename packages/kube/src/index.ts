@@ -112,4 +112,5 @@ export {
   type EventType,
 } from './event-recorder.js';
 export { limitRequestRate } from './request-rate-limit.js';
+export { vpaClient, type VpaClient } from './vpa-client.js';
 export { TokenBucket } from './token-bucket.js';

@@ -9,6 +9,10 @@
 
 export const VPA_API_GROUP = 'autoscaling.k8s.io';
 export const VPA_API_VERSION = 'autoscaling.k8s.io/v1';
+/** The version alone, and the resources (plurals), for clients that take them apart. */
+export const VPA_VERSION = 'v1';
+export const VPA_PLURAL = 'verticalpodautoscalers';
+export const VPA_CHECKPOINT_PLURAL = 'verticalpodautoscalercheckpoints';
 export const VPA_KIND = 'VerticalPodAutoscaler';
 export const VPA_CHECKPOINT_KIND = 'VerticalPodAutoscalerCheckpoint';
 
