@@ -102,4 +102,34 @@ describe('cycleLoop', () => {
       'end',
     ]);
   });
+
+  it("runs a term's first cycle as soon as the term has started, not an interval later", async () => {
+    const { destination } = capture();
+    const logger = createLogger({
+      serviceName: 'test',
+      serviceVersion: '0',
+      env: {},
+      destination,
+    });
+    const stop = new AbortController();
+    const events: string[] = [];
+    const startedMs = Date.now();
+    await cycleLoop({
+      // Far longer than Jest's timeout: a wait before the first cycle would fail the test.
+      intervalMs: 3_600_000,
+      leadership: { isLeading: () => true, leadingSinceMs: () => startedMs },
+      terms: {
+        start: async () => void events.push('start'),
+        end: () => events.push('end'),
+      },
+      cycle: async () => {
+        events.push('cycle');
+        stop.abort();
+        return {};
+      },
+      onFailure: (error) => events.push(`failed: ${String(error)}`),
+      logger,
+    }).run(stop.signal);
+    expect(events).toEqual(['start', 'cycle', 'end']);
+  });
 });

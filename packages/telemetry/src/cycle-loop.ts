@@ -27,8 +27,9 @@ export interface LoopTerms {
  * Upstream's ticker: the first cycle one interval after `run`, then every interval, only
  * while leading. Each successful cycle is logged as `cycle done` with its summary and
  * duration; a failed one goes to `onFailure`, and the next interval tries again. With
- * `terms`, each time the lead is taken (a new `leadingSinceMs`) `terms.start` runs before
- * any cycle of that term, checked before and after every wait, and `terms.end` when it is lost.
+ * `terms`, each time the lead is taken (a new `leadingSinceMs`) `terms.start` runs, checked
+ * before and after every wait, and the term's first cycle follows at once; `terms.end` runs
+ * when the lead is lost.
  */
 export function cycleLoop(options: {
   intervalMs: number;
@@ -42,22 +43,25 @@ export function cycleLoop(options: {
   let lastSuccessMs: number | undefined;
   /** The `leadingSinceMs` of the term whose start ran; undefined outside a term. */
   let term: number | undefined;
-  /** Brings the term up to date with leadership; true when a cycle may run. */
-  const followLeadership = async (): Promise<boolean> => {
+  /** Brings the term up to date with leadership: may a cycle run, and did a term just start? */
+  const followLeadership = async (): Promise<
+    'idle' | 'leading' | 'started'
+  > => {
     const since = leadership.leadingSinceMs();
-    if (terms === undefined) return since !== undefined;
+    if (terms === undefined) return since === undefined ? 'idle' : 'leading';
     if (term !== undefined && term !== since) {
       term = undefined;
       terms.end();
     }
-    if (since === undefined || term === since) return since !== undefined;
+    if (since === undefined) return 'idle';
+    if (term === since) return 'leading';
     try {
       await terms.start();
       term = since;
-      return true;
+      return 'started';
     } catch (error) {
       options.onFailure(error);
-      return false;
+      return 'idle';
     }
   };
   return {
@@ -70,10 +74,13 @@ export function cycleLoop(options: {
       }),
     async run(signal) {
       while (!signal.aborted) {
-        await followLeadership();
-        await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
-        if (signal.aborted) break;
-        if (!leadership.isLeading() || !(await followLeadership())) continue;
+        // A term that starts cycles at once: its history is loaded, and a new leader's
+        // recommendations need not wait another interval.
+        if ((await followLeadership()) !== 'started') {
+          await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
+          if (signal.aborted) break;
+          if ((await followLeadership()) === 'idle') continue;
+        }
         const nowMs = Date.now();
         try {
           const summary = await options.cycle(nowMs);

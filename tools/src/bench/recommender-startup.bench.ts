@@ -24,6 +24,12 @@ const INTERVAL_S = 5;
 const RUNS = 3;
 const IN_FLIGHT = 20;
 const TIMEOUT_MS = 180_000;
+/**
+ * Gardener's setting for large clusters (gardener/gardener#11748): at upstream's default of
+ * 50 requests/s, 1,000 status writes alone would take 20 s, as they would upstream.
+ */
+const KUBE_API_QPS = 200;
+const KUBE_API_BURST = 250;
 const VPA_API = {
   group: VPA_API_GROUP,
   version: 'v1',
@@ -34,8 +40,8 @@ const VPA_API = {
  * A recommender restarted on a cluster holding 1,000 VPAs and their checkpoints, against
  * the local control plane: wall time from spawning `tandem-recommender` until every VPA's
  * status holds a recommendation. The Deployments have no pods, so the recommendations
- * come from the restored checkpoints alone. The first cycle runs one interval after
- * start (upstream's ticker), so the figure without that interval is reported too.
+ * come from the restored checkpoints alone. The first cycle runs as soon as the leadership
+ * term has loaded the checkpoints.
  */
 export async function recommenderStartupFigures(
   root: string,
@@ -81,16 +87,10 @@ async function measureStartup(
   const what = `${VPAS.toLocaleString('en-US')} VPAs restored from checkpoints`;
   return [
     {
-      name: `recommender start to ${what} recommended, wall (${INTERVAL_S} s interval)`,
+      name: `recommender start to ${what} recommended, wall (--kube-api-qps=${KUBE_API_QPS})`,
       value: wallMs / 1000,
       unit: 's',
-      target: undefined,
-    },
-    {
-      name: `same, without the first interval (start-up + first cycle)`,
-      value: wallMs / 1000 - INTERVAL_S,
-      unit: 's',
-      target: undefined,
+      target: { comparison: '<=', value: 10 },
     },
   ];
 }
@@ -206,6 +206,8 @@ async function timeToRecommendations(
       `--kubeconfig=${kubeconfigPath}`,
       `--recommender-interval=${INTERVAL_S}s`,
       '--address=127.0.0.1:0',
+      `--kube-api-qps=${KUBE_API_QPS}`,
+      `--kube-api-burst=${KUBE_API_BURST}`,
     ],
     { stdio: ['ignore', log, log] },
   );
