@@ -4,6 +4,7 @@ import { arch, cpus, totalmem } from 'node:os';
 import { findWorkspaceRoot } from '../workspace-root.js';
 import { admissionWebhookFigures } from './admission-webhook.bench.js';
 import { cliFigures } from './cli.bench.js';
+import { goSideBySideFigures } from './go-side-by-side.bench.js';
 import { histogramFigures } from './histogram.bench.js';
 import { metricsAdapterFigures } from './metrics-adapter.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
@@ -14,6 +15,7 @@ import { formatFigures, meetsTarget, type Figure } from './report.js';
 
 const figures: Figure[] = [
   ...(await histogramFigures()),
+  ...(await goSideBySideFigures(findWorkspaceRoot())),
   ...(await recommendationFigures()),
   ...(await recommenderCycleFigures()),
   ...(await updaterCycleFigures()),
