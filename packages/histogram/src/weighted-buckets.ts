@@ -77,12 +77,17 @@ export abstract class WeightedBuckets {
       throw new RangeError('percentile must be a number, got NaN');
     if (this.isEmpty()) return 0;
     const threshold = p * this.total;
-    let bucket = this.min;
+    // Not empty, so the min and max buckets, and all between, are inside the window: walk
+    // the stored slots directly, adding in upstream's order.
+    const weights = this.weights;
+    const maxSlot = this.max - this.windowStart;
+    let slot = this.min - this.windowStart;
     let cumulative = 0;
-    for (; bucket < this.max; bucket++) {
-      cumulative += this.weightAt(bucket);
+    for (; slot < maxSlot; slot++) {
+      cumulative += weights[slot] ?? 0;
       if (cumulative >= threshold) break;
     }
+    const bucket = slot + this.windowStart;
     const lastBucket = this.options.numBuckets - 1;
     return this.options.bucketStart(bucket < lastBucket ? bucket + 1 : bucket);
   }
@@ -165,17 +170,31 @@ export abstract class WeightedBuckets {
    * rounded half up; buckets rounding to 0 are left out. `totalWeight` is exact.
    */
   protected checkpointWeights(): HistogramCheckpoint {
+    return {
+      bucketWeights: this.checkpointBucketWeights(),
+      totalWeight: this.total,
+    };
+  }
+
+  /** The `bucketWeights` of {@link checkpointWeights}. */
+  protected checkpointBucketWeights(): Record<string, number> {
+    const weights = this.weights;
+    const start = this.windowStart;
     let heaviest = 0;
     for (let bucket = this.min; bucket <= this.max; bucket++) {
-      heaviest = Math.max(heaviest, this.weightAt(bucket));
+      // Weights are never NaN, so this is Math.max (and upstream's comparison).
+      const weight = weights[bucket - start] ?? 0;
+      if (weight > heaviest) heaviest = weight;
     }
     const ratio = MAX_CHECKPOINT_WEIGHT / heaviest;
+    // Integer keys, not their strings: V8 stores them as elements either way, and this
+    // spares formatting each index only to parse it back.
     const bucketWeights: Record<string, number> = {};
     for (let bucket = this.min; bucket <= this.max; bucket++) {
-      const stored = Math.floor(this.weightAt(bucket) * ratio + 0.5);
-      if (stored > 0) bucketWeights[String(bucket)] = stored;
+      const stored = Math.floor((weights[bucket - start] ?? 0) * ratio + 0.5);
+      if (stored > 0) bucketWeights[bucket] = stored;
     }
-    return { bucketWeights, totalWeight: this.total };
+    return bucketWeights;
   }
 
   /** Adds a validated checkpoint's weights, rescaled so that they sum to its total weight. */
