@@ -21,7 +21,7 @@ import {
   unhealthy,
 } from '@tandem/telemetry';
 import { vpaStore } from './checkpoints/vpa-store.js';
-import { FlagError, parseFlags } from './config/flags.js';
+import { FlagError, HelpRequested, parseFlags } from './config/flags.js';
 import { clusterInputs } from './inputs/cluster-inputs.js';
 import { loadPrometheusHistory } from './inputs/load-prometheus-history.js';
 
@@ -34,6 +34,10 @@ export async function main(
   try {
     flags = parseFlags(argv);
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(error.help);
+      return 0;
+    }
     if (!(error instanceof FlagError)) throw error;
     process.stderr.write(`tandem-recommender: ${error.message}\n`);
     return 2;

@@ -5,11 +5,32 @@ export {
   parseNumberIn,
   parsePositiveInteger,
 } from './flag-values.js';
+export {
+  booleanFlag,
+  booleanFlags,
+  flagGiven,
+  flagGroup,
+  flagHelp,
+  flagMarkdown,
+  HelpRequested,
+  helpRequested,
+  parseArgsOptions,
+  parseFlagTable,
+  parseFlagValues,
+  stringFlag,
+  type FlagDefinition,
+  type FlagKind,
+  type FlagParser,
+  type FlagSettings,
+  type FlagTable,
+} from './flag-table.js';
 export { parseAddress, type ListenAddress } from './address.js';
 export {
   ignoredKlogFlags,
   KLOG_BOOLEAN_FLAGS,
   KLOG_NO_OP_FLAG_OPTIONS,
+  KLOG_NO_OP_FLAGS,
+  verbosityFlag,
   verbosityLogLevel,
 } from './klog.js';
 export { parseFeatureGates, type KnownFeatureGate } from './feature-gates.js';
@@ -19,6 +40,8 @@ export {
 } from './namespace-filter.js';
 export {
   leaderElectionFlagOptions,
+  leaderElectionFlagTable,
+  leaderElectionSettings,
   parseLeaderElection,
   type LeaderElectionFlags,
 } from './leader-election.js';

@@ -27,6 +27,7 @@ describe('recommender flags', () => {
       kubeApiQps: 50,
       kubeApiBurst: 100,
       integerCpuPostProcessor: false,
+      qualityMetrics: false,
       estimators: {
         recommender: DEFAULT_RECOMMENDER_CONFIG,
         aggregation: DEFAULT_AGGREGATION_CONFIG,
@@ -279,10 +280,7 @@ describe('recommender flags', () => {
       ['-use-external-metrics'],
       '--use-external-metrics is an upstream flag Tandem does not implement: usage comes from metrics.k8s.io or Prometheus; remove it',
     ],
-    [
-      ['--kube-api-qps=fast'],
-      "--kube-api-qps must be a number, got 'fast'",
-    ],
+    [['--kube-api-qps=fast'], "--kube-api-qps must be a number, got 'fast'"],
     [
       ['--kube-api-burst=-1'],
       "--kube-api-burst must be a number from 0, got '-1'",
