@@ -41,24 +41,38 @@ export interface RecommenderProcess extends AppProcess {
 }
 
 /** Starts the recommender against the cluster and waits until its ops server listens. */
-export async function startRecommender({
+export function startRecommender({
   kubeconfig,
   intervalSeconds,
   extraArgs = [],
   env,
   startTimeoutMs,
 }: StartRecommenderOptions): Promise<RecommenderProcess> {
-  const started = await startApp({
-    app: RECOMMENDER,
-    args: [
+  return startRecommenderWithArgs(
+    [
       `--kubeconfig=${kubeconfig}`,
       `--recommender-interval=${intervalSeconds}s`,
       '--address=127.0.0.1:0',
       ...extraArgs,
     ],
-    env,
+    { env, startTimeoutMs },
+  );
+}
+
+/**
+ * Starts the recommender with exactly `args` (e.g. upstream's manifests' list; the cluster
+ * then comes from `KUBECONFIG` in `env`) and waits until its ops server listens.
+ */
+export async function startRecommenderWithArgs(
+  args: string[],
+  options: Pick<StartRecommenderOptions, 'env' | 'startTimeoutMs'> = {},
+): Promise<RecommenderProcess> {
+  const started = await startApp({
+    app: RECOMMENDER,
+    args,
+    env: options.env,
     readyMessage: 'ops server listening',
-    startTimeoutMs,
+    startTimeoutMs: options.startTimeoutMs,
   });
   return Object.assign(started, {
     cycleCount: () =>
