@@ -9,9 +9,13 @@
 # and a stamp file there makes a second run a no-op. The generated wrapper
 # go.mod files live next to it (never inside the repository).
 #
-# Usage: build.sh [--print-bin-dir] [--force]
+# Usage: build.sh [--print-bin-dir] [--force] [--with-node]
 #   --print-bin-dir  print the bin directory on stdout (after building if needed)
 #   --force          rebuild even if the stamp says everything is there
+#   --with-node      also build kubelet, kubeadm and kube-proxy (the kind node's
+#                    binaries, e2e/kind) into the same bin directory, from the
+#                    same Kubernetes module graph, flags and Go build cache; the
+#                    key and what a plain build.sh builds are unchanged
 # Progress goes to stderr; per-component timings to <key>/build-times.txt.
 set -euo pipefail
 
@@ -21,11 +25,13 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 print_bin_dir=false
 force=false
+with_node=false
 for arg in "$@"; do
   case "$arg" in
     --print-bin-dir) print_bin_dir=true ;;
     --force) force=true ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --with-node) with_node=true ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "build.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -44,8 +50,19 @@ all_present() {
   [[ -f $STAMP && "$(cat "$STAMP")" == "$EXPECTED_STAMP" ]]
 }
 
+# The node binaries have a marker of their own (the stamp stays the plain build's).
+node_present() {
+  local b
+  for b in $TANDEM_CP_NODE_BINARIES; do [[ -x $BIN/$b ]] || return 1; done
+  [[ -f $BIN/.done-kubernetes-node ]]
+}
+wanted_present() {
+  all_present || return 1
+  ! $with_node || node_present
+}
+
 # Fast path: nothing to do. Must stay cheap (< 2 s): no go commands but one.
-if ! $force && all_present; then
+if ! $force && wanted_present; then
   log "up to date: $BIN"
   if $print_bin_dir; then printf '%s\n' "$BIN"; fi
   exit 0
@@ -62,13 +79,15 @@ if command -v flock >/dev/null; then
     log "another build.sh holds $ROOT/.build.lock; waiting for it"
     flock 9
   fi
-  if ! $force && all_present; then
+  if ! $force && wanted_present; then
     log "built by the other run: $BIN"
     if $print_bin_dir; then printf '%s\n' "$BIN"; fi
     exit 0
   fi
 fi
-rm -f "$STAMP"
+# Only a plain build in progress hides the stamp: adding the node binaries to a
+# complete control plane must not make concurrent start.sh runs think it broken.
+if $force || ! all_present; then rm -f "$STAMP"; fi
 
 # Build environment. GOTOOLCHAIN=local: never download a toolchain (the
 # network allows none, and we want the installed Go). GOWORK=off: a go.work
@@ -128,8 +147,9 @@ mod_field() { go list -m -f "$2" "$1"; }
 # published as v0.X.Y for Kubernetes v1.X.Y, so the wrapper replaces each by
 # itself at that version. The list is read from the upstream go.mod, not
 # hardcoded, so a new patch with a different staging set still works.
-build_kubernetes() {
-  begin_component kubernetes
+# k8s_gomod CMD...: writes the wrapper go.mod (in the current dir) whose tool
+# directives are k8s.io/kubernetes/cmd/CMD for each CMD, then tidies it.
+k8s_gomod() {
   local kv=$TANDEM_K8S_VERSION staging=v0.${TANDEM_K8S_VERSION#v1.}
   local upstream_mod
   run_step fetch-k8s go mod download k8s.io/kubernetes@"$kv"
@@ -152,19 +172,25 @@ build_kubernetes() {
     echo ")"
     echo
     echo "tool ("
-    for m in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+    for m in "$@"; do
       printf '\tk8s.io/kubernetes/cmd/%s\n' "$m"
     done
     echo ")"
   } >go.mod
   rm -f go.sum
-  log "  kubernetes: $(wc -w <<<"$staging_mods") staging modules pinned at $staging"
+  log "  $current_component: $(wc -w <<<"$staging_mods") staging modules pinned at $staging"
   run_step download "${NICE[@]}" go mod tidy
+}
 
+# k8s_compile OUTDIR CMD...: go build of k8s.io/kubernetes/cmd/CMD for each
+# CMD into OUTDIR, with the version ldflags.
+k8s_compile() {
+  local out=$1; shift
+  local kv=$TANDEM_K8S_VERSION
   # The same variables upstream's hack/lib/version.sh sets; without them the
   # binaries report v0.0.0-master and kubectl/kwok version checks misbehave.
   # buildDate is the tag's commit time, so rebuilding gives identical binaries.
-  local commit date minor ld="" pkg
+  local commit date minor ld="" pkg cmd pkgs=()
   commit=$(mod_field "k8s.io/kubernetes@$kv" '{{with .Origin}}{{.Hash}}{{end}}')
   date=$(mod_field "k8s.io/kubernetes@$kv" '{{.Time.UTC.Format "2006-01-02T15:04:05Z"}}')
   minor=${kv#v1.}; minor=${minor%%.*}
@@ -173,16 +199,41 @@ build_kubernetes() {
     ld+=" -X $pkg.gitTreeState=clean -X $pkg.buildDate=$date"
     [[ -n $commit ]] && ld+=" -X $pkg.gitCommit=$commit"
   done
-  rm -rf "$ROOT/out-k8s" && mkdir -p "$ROOT/out-k8s"
-  run_step compile "${NICE[@]}" go build -ldflags "-s -w$ld" -o "$ROOT/out-k8s/" \
-    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
-    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl
+  for cmd in "$@"; do pkgs+=("k8s.io/kubernetes/cmd/$cmd"); done
+  rm -rf "$out" && mkdir -p "$out"
+  run_step compile "${NICE[@]}" go build -ldflags "-s -w$ld" -o "$out/" "${pkgs[@]}"
+}
+
+build_kubernetes() {
+  begin_component kubernetes
+  local kv=$TANDEM_K8S_VERSION
+  k8s_gomod kube-apiserver kube-controller-manager kube-scheduler kubectl
+  k8s_compile "$ROOT/out-k8s" kube-apiserver kube-controller-manager kube-scheduler kubectl
   local got
   got=$("$ROOT/out-k8s/kube-apiserver" --version 2>&1) || fail "kube-apiserver --version failed: $got"
   [[ $got == "Kubernetes $kv" ]] || fail "kube-apiserver reports '$got', expected 'Kubernetes $kv'"
   mv -f "$ROOT"/out-k8s/* "$BIN/"
   rmdir "$ROOT/out-k8s"
   log "  kubernetes: $got"
+}
+
+# kubelet, kubeadm, kube-proxy for the kind node (--with-node). Its own wrapper
+# dir: tidy must list the kubelet's extra dependencies (cadvisor, ...) in
+# go.sum, but the module graph, and so every shared compiled package in the Go
+# build cache, is the control plane's.
+build_kubernetes_node() {
+  begin_component kubernetes-node
+  local kv=$TANDEM_K8S_VERSION
+  # shellcheck disable=SC2086  # a word list
+  k8s_gomod kube-apiserver kube-controller-manager kube-scheduler kubectl $TANDEM_CP_NODE_BINARIES
+  # shellcheck disable=SC2086
+  k8s_compile "$ROOT/out-k8s-node" $TANDEM_CP_NODE_BINARIES
+  local got b
+  got=$("$ROOT/out-k8s-node/kubelet" --version 2>&1) || fail "kubelet --version failed: $got"
+  [[ $got == "Kubernetes $kv" ]] || fail "kubelet reports '$got', expected 'Kubernetes $kv'"
+  for b in $TANDEM_CP_NODE_BINARIES; do mv -f "$ROOT/out-k8s-node/$b" "$BIN/$b"; done
+  rmdir "$ROOT/out-k8s-node"
+  log "  kubernetes-node: $got"
 }
 
 # The first line of a command's output. Not `cmd | head -1`: with pipefail, a command that
@@ -274,13 +325,15 @@ log "building control plane $KEY"
 log "target: $BIN"
 # Per-component markers let an interrupted or failed build resume where it
 # stopped instead of starting the 30-minute kubernetes build again.
-for c in kubernetes etcd kwok; do
+components=(kubernetes etcd kwok)
+if $with_node; then components+=(kubernetes-node); fi
+for c in "${components[@]}"; do
   marker=$BIN/.done-$c
   if ! $force && [[ -f $marker ]]; then
     log "== $c: already built, skipping"
     continue
   fi
-  "build_$c"
+  "build_${c//-/_}"
   cd "$ROOT"
   touch "$marker"
 done

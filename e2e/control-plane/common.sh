@@ -43,3 +43,40 @@ tandem_cp_stamp_content() {
 }
 
 TANDEM_CP_BINARIES="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok metrics-server"
+
+# ---- The kind path (e2e/kind): pins of what its offline mode builds. ----
+# kind and crictl come from the Go module proxy (`go install`); v0.33.0 is the
+# newest kind the proxy serves here, crictl follows the Kubernetes minor.
+: "${TANDEM_KIND_VERSION:=v0.33.0}"
+: "${TANDEM_CRICTL_VERSION:=v1.34.0}"
+# CoreDNS for the cluster DNS: the oldest release the proxy serves (v1.14.3;
+# kubeadm 1.34's own v1.12.1 is not on it). Tagged as kubeadm expects it.
+: "${TANDEM_COREDNS_VERSION:=v1.14.3}"
+# The image tags kubeadm of TANDEM_K8S_VERSION asks for (`kubeadm config images
+# list`); the offline images carry them so kind finds them present.
+: "${TANDEM_KUBEADM_PAUSE_TAG:=3.10.1}"
+: "${TANDEM_KUBEADM_ETCD_TAG:=3.6.5-0}"
+: "${TANDEM_KUBEADM_COREDNS_TAG:=v1.12.1}"
+# Debian suite of the base images (kind node base, app Node base).
+: "${TANDEM_KIND_DEBIAN_SUITE:=bookworm}"
+# Bump when the kind path's image recipes change in a way old caches must not serve.
+TANDEM_KIND_BUILD_REV=1
+# Node, kubelet-side binaries `build.sh --with-node` adds beside the control plane's
+# (same module graph, flags and Go build cache; the control plane's key is unchanged).
+# shellcheck disable=SC2034  # read by build.sh and e2e/kind
+TANDEM_CP_NODE_BINARIES="kubelet kubeadm kube-proxy"
+
+tandem_kind_cache_root() {
+  printf '%s\n' "${XDG_CACHE_HOME:-$HOME/.cache}/tandem/kind"
+}
+
+# Key of the kind node image and the images baked into it: every version that
+# goes in, the Go toolchain that compiled it, and the recipe revision.
+tandem_kind_version_key() {
+  local gover
+  gover=$(GOTOOLCHAIN=local go env GOVERSION 2>/dev/null || echo unknown-go)
+  printf 'kind-%s_k8s-%s_etcd-%s_coredns-%s_kwok-%s_ms-%s_crictl-%s_%s_%s_r%s\n' \
+    "$TANDEM_KIND_VERSION" "$TANDEM_K8S_VERSION" "$TANDEM_ETCD_VERSION" \
+    "$TANDEM_COREDNS_VERSION" "$TANDEM_KWOK_VERSION" "$TANDEM_METRICS_SERVER_VERSION" \
+    "$TANDEM_CRICTL_VERSION" "$TANDEM_KIND_DEBIAN_SUITE" "$gover" "$TANDEM_KIND_BUILD_REV"
+}
