@@ -37,7 +37,9 @@ export type { CycleContext } from './cycle/cycle-context.js';
 export { drainQueue } from './cycle/worker-pool.js';
 export {
   recommenderMetrics,
+  type QualityMetrics,
   type RecommenderMetrics,
+  type RecommenderMetricsOptions,
 } from './recommender-metrics.js';
 export {
   freshCycleState,

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from '@tandem/telemetry';
+import { SeriesHistogram } from './series-histogram.js';
 
 /** The upstream-compatible `vpa_recommender_*` metrics this recommender exports. */
 export interface RecommenderMetrics {
@@ -21,9 +22,55 @@ export interface RecommenderMetrics {
   prometheusRequestDuration: Histogram<'code' | 'method'>;
   /** Tandem's own: problems the loop recovered from, by kind. */
   recoveredErrors: Counter<'kind'>;
+  /** Upstream's `vpa_quality_*` family: created and registered only when asked for. */
+  quality: QualityMetrics | undefined;
 }
 
-export function recommenderMetrics(registry: Registry): RecommenderMetrics {
+/**
+ * Upstream's `vpa_quality_*` metrics (pkg/utils/metrics/quality): every usage sample of a
+ * container under a VPA compared with the last recommendation of its aggregate, and every
+ * recommendation compared with the previous one. The histograms are {@link SeriesHistogram}s:
+ * they are observed several times per sample.
+ */
+export interface QualityMetrics {
+  /** `(usage - recommendation) / recommendation`, for samples that have a recommendation. */
+  usageRecommendationRelativeDiffs: SeriesHistogram<
+    'update_mode' | 'resource' | 'is_oom'
+  >;
+  usageSampleMissingRecommendation: Counter<
+    'update_mode' | 'resource' | 'is_oom'
+  >;
+  /** `|usage - recommendation|` in cores, when the recommendation is above the usage. */
+  cpuRecommendationOverUsageDiffs: SeriesHistogram<
+    'update_mode' | 'recommendation_missing'
+  >;
+  memRecommendationOverUsageDiffs: SeriesHistogram<
+    'update_mode' | 'recommendation_missing' | 'is_oom'
+  >;
+  /** `|usage - recommendation|` in cores, when the recommendation is at most the usage (or missing). */
+  cpuRecommendationLowerEqualUsageDiffs: SeriesHistogram<
+    'update_mode' | 'recommendation_missing'
+  >;
+  memRecommendationLowerEqualUsageDiffs: SeriesHistogram<
+    'update_mode' | 'recommendation_missing' | 'is_oom'
+  >;
+  cpuRecommendations: SeriesHistogram<'update_mode'>;
+  memRecommendations: SeriesHistogram<'update_mode' | 'is_oom'>;
+  /** `new / old - 1` per resource, each time a VPA's recommendation is computed. */
+  relativeRecommendationChanges: SeriesHistogram<
+    'update_mode' | 'resource' | 'vpa_size_log2'
+  >;
+}
+
+export interface RecommenderMetricsOptions {
+  /** `--quality-metrics`: also create and register the `vpa_quality_*` family. */
+  readonly quality?: boolean;
+}
+
+export function recommenderMetrics(
+  registry: Registry,
+  options: RecommenderMetricsOptions = {},
+): RecommenderMetrics {
   const registers = [registry];
   return {
     executionLatency: new Histogram({
@@ -97,6 +144,94 @@ export function recommenderMetrics(registry: Registry): RecommenderMetrics {
       labelNames: ['kind'],
       registers,
     }),
+    quality: options.quality === true ? qualityMetrics(registry) : undefined,
+  };
+}
+
+/** prometheus.ExponentialBuckets(start, 2, 17), as Go computes them (doubling is exact). */
+function doublingBuckets(start: number): number[] {
+  const buckets = [start];
+  while (buckets.length < 17) buckets.push((buckets.at(-1) ?? start) * 2);
+  return buckets;
+}
+
+/** 0.01 to 655.36 cores. */
+const CPU_BUCKETS = doublingBuckets(0.01);
+/** 1 MB to 65.5 GB. */
+const MEMORY_BUCKETS = doublingBuckets(1e6);
+/** From -100 % to ×100. */
+const RELATIVE_BUCKETS = [
+  -1, -0.75, -0.5, -0.25, -0.1, -0.05, -0.025, -0.01, -0.005, -0.0025, -0.001,
+  0, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5,
+  10, 25, 50, 100,
+];
+
+/** Upstream's names, help texts, labels and buckets, so its dashboards work unchanged. */
+function qualityMetrics(registry: Registry): QualityMetrics {
+  const registers = [registry];
+  return {
+    usageRecommendationRelativeDiffs: new SeriesHistogram({
+      name: 'vpa_quality_usage_recommendation_relative_diffs',
+      help: 'Diffs between recommendation and usage, normalized by recommendation value',
+      labelNames: ['update_mode', 'resource', 'is_oom'],
+      buckets: RELATIVE_BUCKETS,
+      registers,
+    }),
+    usageSampleMissingRecommendation: new Counter({
+      name: 'vpa_quality_usage_sample_missing_recommendation_count',
+      help: 'Count of usage samples when a recommendation should be present but is missing',
+      labelNames: ['update_mode', 'resource', 'is_oom'],
+      registers,
+    }),
+    cpuRecommendationOverUsageDiffs: new SeriesHistogram({
+      name: 'vpa_quality_cpu_recommendation_over_usage_diffs_cores',
+      help: 'Absolute diffs between recommendation and usage for CPU when recommendation > usage',
+      labelNames: ['update_mode', 'recommendation_missing'],
+      buckets: CPU_BUCKETS,
+      registers,
+    }),
+    memRecommendationOverUsageDiffs: new SeriesHistogram({
+      name: 'vpa_quality_mem_recommendation_over_usage_diffs_bytes',
+      help: 'Absolute diffs between recommendation and usage for memory when recommendation > usage',
+      labelNames: ['update_mode', 'recommendation_missing', 'is_oom'],
+      buckets: MEMORY_BUCKETS,
+      registers,
+    }),
+    cpuRecommendationLowerEqualUsageDiffs: new SeriesHistogram({
+      name: 'vpa_quality_cpu_recommendation_lower_equal_usage_diffs_cores',
+      help: 'Absolute diffs between recommendation and usage for CPU when recommendation <= usage',
+      labelNames: ['update_mode', 'recommendation_missing'],
+      buckets: CPU_BUCKETS,
+      registers,
+    }),
+    memRecommendationLowerEqualUsageDiffs: new SeriesHistogram({
+      name: 'vpa_quality_mem_recommendation_lower_equal_usage_diffs_bytes',
+      help: 'Absolute diffs between recommendation and usage for memory when recommendation <= usage',
+      labelNames: ['update_mode', 'recommendation_missing', 'is_oom'],
+      buckets: MEMORY_BUCKETS,
+      registers,
+    }),
+    cpuRecommendations: new SeriesHistogram({
+      name: 'vpa_quality_cpu_recommendations_cores',
+      help: 'CPU recommendation values as observed on recorded usage sample',
+      labelNames: ['update_mode'],
+      buckets: CPU_BUCKETS,
+      registers,
+    }),
+    memRecommendations: new SeriesHistogram({
+      name: 'vpa_quality_mem_recommendations_bytes',
+      help: 'Memory recommendation values as observed on recorded usage sample',
+      labelNames: ['update_mode', 'is_oom'],
+      buckets: MEMORY_BUCKETS,
+      registers,
+    }),
+    relativeRecommendationChanges: new SeriesHistogram({
+      name: 'vpa_quality_relative_recommendation_changes',
+      help: 'Changes between consecutive recommendation values, normalized by old value',
+      labelNames: ['update_mode', 'resource', 'vpa_size_log2'],
+      buckets: RELATIVE_BUCKETS,
+      registers,
+    }),
   };
 }
 
@@ -125,29 +260,29 @@ export interface VpaObjectLabels {
  * through the v1 API, and an unset mode counts as `Recreate`, as upstream 1.8 reports them.
  */
 export function vpaObjectCounter() {
-  const counts = new Map<string, number>();
-  const keyOf = (
-    mode: string,
-    has: boolean,
-    api: string,
-    matches: boolean,
-    unsupported: boolean,
-  ) => `${mode}|${has}|${api}|${matches}|${unsupported}`;
+  // Per update mode, a count per (has recommendation, matches pods, unsupported): a VPA is
+  // counted without building a string key (a cycle counts every VPA).
+  const counts = new Map<string, Float64Array>();
+  const indexOf = (has: boolean, matches: boolean, unsupported: boolean) =>
+    (has ? 4 : 0) + (matches ? 2 : 0) + (unsupported ? 1 : 0);
   return {
     add(labels: VpaObjectLabels): void {
-      const key = keyOf(
-        labels.updateMode || 'Recreate',
+      const mode = labels.updateMode || 'Recreate';
+      let row = counts.get(mode);
+      if (row === undefined) {
+        row = new Float64Array(8);
+        counts.set(mode, row);
+      }
+      const index = indexOf(
         labels.hasRecommendation,
-        'v1',
         labels.matchesPods,
         labels.unsupportedConfig,
       );
-      counts.set(key, (counts.get(key) ?? 0) + 1);
+      row[index] = (row[index] ?? 0) + 1;
     },
     observe(gauge: RecommenderMetrics['vpaObjects']): void {
       gauge.reset();
-      const modes = new Set<string>(UPDATE_MODES);
-      for (const key of counts.keys()) modes.add(key.split('|')[0] ?? '');
+      const modes = new Set<string>([...UPDATE_MODES, ...counts.keys()]);
       for (const mode of modes)
         for (const has of BOOLEANS)
           for (const api of API_VERSIONS)
@@ -161,7 +296,10 @@ export function vpaObjectCounter() {
                     matches_pods: String(matches),
                     unsupported_config: String(unsupported),
                   },
-                  counts.get(keyOf(mode, has, api, matches, unsupported)) ?? 0,
+                  api === 'v1'
+                    ? (counts.get(mode)?.[indexOf(has, matches, unsupported)] ??
+                        0)
+                    : 0,
                 );
     },
   };

@@ -31,7 +31,9 @@ const MIB = 2 ** 20;
 /**
  * One recommender cycle (`runCycle`, as main.ts runs it) over 10,000 VPAs and 50,000
  * containers, all I/O in memory: CPU time of the first (cold) cycle and the median of
- * steady-state ones, then the heap retained once the model holds every aggregate.
+ * steady-state ones, then the heap retained once the model holds every aggregate; last,
+ * the steady state again with the `vpa_quality_*` metrics turned on (`--quality-metrics`),
+ * on the same model, for what they cost.
  */
 export async function recommenderCycleFigures(): Promise<Figure[]> {
   const random = seededRandom(3);
@@ -54,8 +56,27 @@ export async function recommenderCycleFigures(): Promise<Figure[]> {
   for (let i = 0; i < WARM_UP_CYCLES; i += 1) await timedCycle();
   const steadyMs = await medianOfRuns(MEASURED_CYCLES, timedCycle);
   const totalHeap = heapUsedAfterGc();
+
+  // The first cycles with quality metrics count samples as missing a recommendation (there
+  // is none yet) and take the recommendations in; the warm-up passes them.
+  const qualityRegistry = new Registry();
+  context.settings.qualityMetrics = true;
+  context.observability.metrics = recommenderMetrics(qualityRegistry, {
+    quality: true,
+  });
+  for (let i = 0; i < WARM_UP_CYCLES; i += 1) await timedCycle();
+  const qualityMs = await medianOfRuns(MEASURED_CYCLES, timedCycle);
+  const perSample = await qualityRegistry
+    .getSingleMetric('vpa_quality_usage_recommendation_relative_diffs')
+    ?.get();
+  if ((perSample?.values.length ?? 0) === 0)
+    throw new Error('quality metrics on, yet no sample was compared');
+  context.settings.qualityMetrics = false;
+  context.state.qualityLinks = new Map();
+
+  const withModelHeap = heapUsedAfterGc();
   context.state.model = new ClusterModel();
-  const modelHeap = totalHeap - heapUsedAfterGc();
+  const modelHeap = withModelHeap - heapUsedAfterGc();
 
   const scale = `${WORKLOADS.toLocaleString('en-US')} VPAs, ${cluster.profiles.length.toLocaleString('en-US')} containers`;
   return [
@@ -68,6 +89,18 @@ export async function recommenderCycleFigures(): Promise<Figure[]> {
     {
       name: 'recommender cycle CPU, first cycle (every status and checkpoint written)',
       value: coldMs,
+      unit: 'ms',
+      target: undefined,
+    },
+    {
+      name: 'recommender cycle CPU, steady state, with vpa_quality_* on (--quality-metrics)',
+      value: qualityMs,
+      unit: 'ms',
+      target: { comparison: '<=', value: 1000 },
+    },
+    {
+      name: 'cost of vpa_quality_* a cycle (CPU with them on − without)',
+      value: qualityMs - steadyMs,
       unit: 'ms',
       target: undefined,
     },
@@ -105,6 +138,8 @@ function inMemoryCycleContext(
     checkpointsTimeoutMs: 60_000,
     updateWorkers: 10,
     model: {},
+    // Off by default, as the flag is; recommenderCycleFigures turns it on at the end.
+    qualityMetrics: false,
   };
   return {
     settings,

@@ -16,6 +16,7 @@ import {
   type VpaTarget,
 } from '../model/index.js';
 import type { RecommenderMetrics } from '../recommender-metrics.js';
+import type { QualityLinks } from './quality.js';
 
 /** What the flags decide: fixed for the life of the process. */
 export interface CycleSettings {
@@ -38,6 +39,11 @@ export interface CycleSettings {
   updateWorkers: number;
   /** The model's own options (memory saver, aggregation): a fresh state is built with them. */
   model: ClusterModelOptions;
+  /**
+   * `--quality-metrics`: observe the `vpa_quality_*` family (every usage sample and every
+   * recommendation). Needs the metrics built with `recommenderMetrics(registry, { quality: true })`.
+   */
+  qualityMetrics?: boolean;
 }
 
 /** What the cycle reads from the cluster; main.ts wires caches and API clients here. */
@@ -73,6 +79,8 @@ export interface CycleState {
   lastCheckpointGcMs: number;
   /** When each VPA's checkpoints were last all written: the oldest go first. */
   lastCheckpointWrittenMs: Map<string, number>;
+  /** With quality metrics on: the aggregates under a VPA and their last recommendations. */
+  qualityLinks: QualityLinks;
 }
 
 /** Everything one cycle reads from and writes to. */
@@ -94,5 +102,6 @@ export function freshCycleState(
     lastGcMs: undefined,
     lastCheckpointGcMs: nowMs,
     lastCheckpointWrittenMs: new Map(),
+    qualityLinks: new Map(),
   };
 }

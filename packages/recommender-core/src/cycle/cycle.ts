@@ -20,6 +20,7 @@ import {
 } from '../model/index.js';
 import { vpaObjectCounter } from '../recommender-metrics.js';
 import type { CycleContext } from './cycle-context.js';
+import { QualityRecorder } from './quality.js';
 import { drainQueue } from './worker-pool.js';
 
 const GC_INTERVAL_MS = 3_600_000;
@@ -43,6 +44,7 @@ export async function runCycle(
   context: CycleContext,
   nowMs: number,
 ): Promise<CycleSummary> {
+  const quality = qualityRecorder(context);
   const summary: CycleSummary = {
     vpas: 0,
     pods: 0,
@@ -90,7 +92,7 @@ export async function runCycle(
         span.setAttribute('pods', summary.pods);
       });
       await step('LoadMetrics', async (span) => {
-        summary.samples = await loadMetrics(context, recover);
+        summary.samples = await loadMetrics(context, recover, quality);
         span.setAttribute('samples', summary.samples);
       });
       await step('DeleteRemovedPods', async (span) => {
@@ -100,7 +102,12 @@ export async function runCycle(
         );
       });
       await step('UpdateVPAs', async (span) => {
-        summary.statusWrites = await updateVpas(context, nowMs, recover);
+        summary.statusWrites = await updateVpas(
+          context,
+          nowMs,
+          recover,
+          quality,
+        );
         span.setAttribute('writes', summary.statusWrites);
       });
       await step('MaintainCheckpoints', async (span) => {
@@ -145,6 +152,17 @@ export async function runCycle(
     context.state.model.aggregateCount,
   );
   return summary;
+}
+
+/** This cycle's quality observations; undefined (nothing observed) unless turned on. */
+function qualityRecorder(context: CycleContext): QualityRecorder | undefined {
+  if (context.settings.qualityMetrics !== true) return undefined;
+  const { quality } = context.observability.metrics;
+  if (quality === undefined)
+    throw new Error(
+      'settings.qualityMetrics needs the metrics built with recommenderMetrics(registry, { quality: true })',
+    );
+  return new QualityRecorder(quality, context.state.qualityLinks);
 }
 
 /** Upstream's `client_name` label for the metrics.k8s.io client. */
@@ -253,7 +271,13 @@ function loadPods(
 async function loadMetrics(
   context: CycleContext,
   recover: Recover,
+  quality: QualityRecorder | undefined,
 ): Promise<number> {
+  if (quality !== undefined) {
+    // Upstream links aggregates to VPAs as both appear: by now (after LoadPods) all have.
+    quality.link(context.state.model);
+    context.state.qualityLinks = quality.links;
+  }
   let samples = 0;
   try {
     const { usages, skipped } = await context.inputs.loadMetrics();
@@ -266,22 +290,27 @@ async function loadMetrics(
         'metrics',
         `${skipped} container metrics with unparseable quantities skipped`,
       );
+    const { model } = context.state;
     for (const usage of usages) {
       const { namespace, pod, container, timeMs } = usage;
       // Unknown pods (not tracked, e.g. memory saver) and repeated samples are normal here.
-      if (
-        context.state.model.addSample(namespace, pod, container, {
-          timeMs,
-          resource: 'cpu',
-          usage: usage.cpuMillicores,
-        }).ok
-      )
-        samples += 1;
-      context.state.model.addSample(namespace, pod, container, {
+      const cpu = model.addSample(namespace, pod, container, {
+        timeMs,
+        resource: 'cpu',
+        usage: usage.cpuMillicores,
+      }).ok;
+      if (cpu) samples += 1;
+      const memory = model.addSample(namespace, pod, container, {
         timeMs,
         resource: 'memory',
         usage: usage.memoryBytes,
-      });
+      }).ok;
+      if (quality !== undefined && (cpu || memory))
+        quality.observeUsage(
+          model.aggregateOfContainer(namespace, pod, container),
+          cpu ? usage.cpuMillicores : undefined,
+          memory ? usage.memoryBytes : undefined,
+        );
     }
   } catch (error) {
     context.observability.metrics.metricServerResponses.inc({
@@ -314,6 +343,7 @@ async function updateVpas(
   context: CycleContext,
   nowMs: number,
   recover: Recover,
+  quality: QualityRecorder | undefined,
 ): Promise<number> {
   const vpaObjects = vpaObjectCounter();
   const changed: {
@@ -330,12 +360,19 @@ async function updateVpas(
       integerCpuPostProcessor: context.settings.integerCpuPostProcessor,
     });
     if (tracked === undefined || status === undefined) continue;
+    const podCount = context.state.model.matchingPodCount(key);
     vpaObjects.add({
       updateMode: tracked.object.spec?.updatePolicy?.updateMode,
       hasRecommendation: holdsRecommendation(status),
-      matchesPods: context.state.model.matchingPodCount(key) > 0,
+      matchesPods: podCount > 0,
       unsupportedConfig: tracked.unsupportedReason !== undefined,
     });
+    quality?.observeRecommendation(
+      context.state.model,
+      tracked,
+      status.recommendation?.containerRecommendations ?? [],
+      podCount,
+    );
     if (statusChanged(tracked.object.status, status))
       changed.push({ tracked, status });
   }

@@ -1,7 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { trace } from '@opentelemetry/api';
-import { DEFAULT_RECOMMENDER_CONFIG } from '@tandem/estimators';
-import { createLogger, Registry } from '@tandem/telemetry';
+import { Registry } from '@tandem/telemetry';
 import type { PodContainerUsage } from '@tandem/kube';
 import {
   inMemoryVpaStore,
@@ -9,11 +7,8 @@ import {
 } from '../checkpoints/in-memory-vpa-store.js';
 import { NS, vpaObject } from '../model/model.fixtures.js';
 import { recommenderMetrics } from '../recommender-metrics.js';
-import {
-  type CycleContext,
-  type CycleSettings,
-  freshCycleState,
-} from './cycle-context.js';
+import { type CycleContext, freshCycleState } from './cycle-context.js';
+import { quietObservability, testSettings } from './cycle.fixtures.js';
 import { runCycle } from './cycle.js';
 import { endTerm, startTerm } from './terms.js';
 
@@ -33,19 +28,7 @@ function pod(name: string): V1Pod {
   };
 }
 
-const SETTINGS: CycleSettings = {
-  selection: { recommenderName: 'default' },
-  recommenderConfig: DEFAULT_RECOMMENDER_CONFIG,
-  recommendationFormat: {},
-  globalMaxAllowed: {},
-  integerCpuPostProcessor: false,
-  namespace: undefined,
-  checkpointsEnabled: true,
-  checkpointsGcIntervalMs: 10 * MINUTE,
-  checkpointsTimeoutMs: MINUTE,
-  updateWorkers: 2,
-  model: {},
-};
+const SETTINGS = testSettings({ updateWorkers: 2 });
 
 /** One replica: its own model, the shared store, usage `minute` by `minute`. */
 function replica(store: InMemoryVpaStore, leading: { now: boolean }) {
@@ -75,15 +58,7 @@ function replica(store: InMemoryVpaStore, leading: { now: boolean }) {
       stillLeading: () => leading.now,
     },
     store,
-    observability: {
-      tracer: trace.getTracer('test'),
-      logger: createLogger({
-        serviceName: 'test',
-        serviceVersion: '0',
-        env: { LOG_LEVEL: 'silent' },
-      }),
-      metrics: recommenderMetrics(registry),
-    },
+    observability: quietObservability(recommenderMetrics(registry)),
     state: freshCycleState(SETTINGS, T0),
   };
   const cycle = () => runCycle(context, usageTimeMs + 1);

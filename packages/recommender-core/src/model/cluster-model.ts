@@ -209,6 +209,19 @@ export class ClusterModel {
   }
 
   /**
+   * The aggregate a container's samples feed, undefined where {@link addSample} finds no
+   * container (unknown pod or container, init container). Only to be read.
+   */
+  aggregateOfContainer(
+    namespace: string,
+    podName: string,
+    containerName: string,
+  ): AggregateContainerState | undefined {
+    const found = this.findContainer(namespace, podName, containerName);
+    return 'error' in found ? undefined : found.container.state.aggregate;
+  }
+
+  /**
    * Records an OOM kill of a container at `timeMs`. The memory it requested defaults to the
    * tracked request; the informer knows the request of the exact pod version that was killed,
    * so it may pass it.
@@ -357,6 +370,25 @@ export class ClusterModel {
       into(containerName, state);
     }
     return merged;
+  }
+
+  /**
+   * The model's own aggregates the VPA selects, with their container names: the links
+   * upstream keeps from a VPA to its aggregates. They are only to be read.
+   */
+  aggregatesOfVpa(vpaKey: string): {
+    readonly containerName: string;
+    readonly state: AggregateContainerState;
+  }[] {
+    const vpa = this.vpas.get(vpaKey);
+    if (vpa === undefined) return [];
+    const linked = [];
+    for (const [, { containerName, state }] of this.selectedBy(
+      this.aggregates,
+      vpa,
+    ))
+      linked.push({ containerName, state });
+    return linked;
   }
 
   /**
