@@ -138,8 +138,12 @@ describeLocal('the recommender process against the local cluster', () => {
       },
       { timeoutMs: 30_000 },
     );
+    // Upstream 1.8's labels: api v1, and every combination set, zeros included.
     expect(metrics).toMatch(
-      /^vpa_recommender_vpa_objects_count\{update_mode="Off",has_recommendation="true",api="v1beta2",matches_pods="true",unsupported_config="false"\} 1$/m,
+      /^vpa_recommender_vpa_objects_count\{update_mode="Off",has_recommendation="true",api="v1",matches_pods="true",unsupported_config="false"\} 1$/m,
+    );
+    expect(metrics).toMatch(
+      /^vpa_recommender_vpa_objects_count\{update_mode="Recreate",has_recommendation="false",api="v1beta2",matches_pods="false",unsupported_config="true"\} 0$/m,
     );
   });
 

@@ -3,6 +3,7 @@ import {
   limitRequestRate,
   loadKubeConfig,
   startLeadership,
+  vpaClient,
 } from '@tandem/kube';
 import {
   type CycleContext,
@@ -20,7 +21,6 @@ import {
   startTelemetry,
   unhealthy,
 } from '@tandem/telemetry';
-import { vpaStore } from './checkpoints/vpa-store.js';
 import { FlagError, HelpRequested, parseFlags } from './config/flags.js';
 import { clusterInputs } from './inputs/cluster-inputs.js';
 import { loadPrometheusHistory } from './inputs/load-prometheus-history.js';
@@ -67,6 +67,7 @@ export async function main(
     recommendationFormat: flags.estimators.format,
     globalMaxAllowed: flags.globalMaxAllowed,
     integerCpuPostProcessor: flags.integerCpuPostProcessor,
+    qualityMetrics: flags.qualityMetrics,
     namespace,
     checkpointsEnabled: flags.storage === 'checkpoint',
     checkpointsGcIntervalMs: flags.checkpointsGcIntervalMs,
@@ -87,11 +88,15 @@ export async function main(
         termSinceMs !== undefined &&
         leadership.leadingSinceMs() === termSinceMs,
     },
-    store: vpaStore(kubeConfig),
+    // The VPA client the e2e harness uses: status `add /status`, checkpoints `replace
+    // /status` or create, deletes tolerating 404.
+    store: vpaClient(kubeConfig),
     observability: {
       tracer: telemetry.tracer,
       logger,
-      metrics: recommenderMetrics(telemetry.metrics),
+      metrics: recommenderMetrics(telemetry.metrics, {
+        quality: flags.qualityMetrics,
+      }),
     },
     state: freshCycleState(settings, Date.now()),
   };
