@@ -59,6 +59,9 @@ TANDEM_CP_BINARIES="kube-apiserver kube-controller-manager kube-scheduler kubect
 : "${TANDEM_KUBEADM_COREDNS_TAG:=v1.12.1}"
 # Debian suite of the base images (kind node base, app Node base).
 : "${TANDEM_KIND_DEBIAN_SUITE:=bookworm}"
+# npm in the offline stand-in for node:24-bookworm-slim (the Node binary is the
+# repository's own, node_modules/node); an npm 11, as Node 24 bundles.
+: "${TANDEM_KIND_NPM_VERSION:=11.19.1}"
 # Bump when the kind path's image recipes change in a way old caches must not serve.
 TANDEM_KIND_BUILD_REV=1
 # Node, kubelet-side binaries `build.sh --with-node` adds beside the control plane's

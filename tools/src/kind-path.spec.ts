@@ -72,8 +72,77 @@ describe('the kind path', () => {
   });
 
   it('calls only scripts that exist', () => {
-    const script = read('e2e/kind/run.sh');
-    for (const [, path] of script.matchAll(/"\$ROOT\/([^"$]+\.sh)"/g))
-      expect(existsSync(join(root, path ?? ''))).toBe(true);
+    for (const file of readdirSync(join(root, 'e2e', 'kind')).filter((name) =>
+      name.endsWith('.sh'),
+    )) {
+      const script = read(`e2e/kind/${file}`);
+      for (const [, path] of script.matchAll(/"\$ROOT\/([^"$]+\.sh)"/g))
+        expect({
+          file,
+          path,
+          exists: existsSync(join(root, path ?? '')),
+        }).toEqual({
+          file,
+          path,
+          exists: true,
+        });
+    }
+  });
+
+  // Offline mode (e2e/kind/offline-images.sh, docs/decisions/0014-kind-offline.md).
+  it('builds app images from the one recipe, its Node base a build argument', () => {
+    const dockerfile = read('deploy/app.Dockerfile');
+    const froms = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
+    expect(froms).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
+    expect(read('e2e/kind/app-images.sh')).toContain(
+      '"$ROOT/deploy/app.Dockerfile"',
+    );
+    expect(
+      readdirSync(join(root, 'e2e', 'kind'), { recursive: true }).filter(
+        (name) => String(name).endsWith('.Dockerfile'),
+      ),
+    ).toEqual([]);
+  });
+
+  it("bakes a bridge CNI inside kind's default pod subnet, and ctr-compat passes shellcheck", () => {
+    const conflist = JSON.parse(read('e2e/kind/base/10-bridge.conflist')) as {
+      plugins: { type: string; ipam?: { ranges: { subnet: string }[][] } }[];
+    };
+    expect(conflist.plugins[0]?.type).toBe('bridge');
+    expect(conflist.plugins[0]?.ipam?.ranges[0]?.[0]?.subnet).toMatch(
+      /^10\.244\.\d+\.0\/24$/,
+    );
+    expect(read('e2e/kind/base/containerd-config.toml')).toMatch(
+      /^\s*restrict_oom_score_adj = true$/m,
+    );
+    const result = spawnSync(
+      'shellcheck',
+      ['--severity=style', join(root, 'e2e', 'kind', 'base', 'ctr-compat')],
+      { encoding: 'utf8' },
+    );
+    expect({ status: result.status, findings: result.stdout }).toEqual({
+      status: 0,
+      findings: '',
+    });
+  });
+
+  it('pins every version the offline mode builds next to the control plane pins', () => {
+    const common = read('e2e/control-plane/common.sh');
+    for (const pin of [
+      'TANDEM_KIND_VERSION',
+      'TANDEM_CRICTL_VERSION',
+      'TANDEM_COREDNS_VERSION',
+      'TANDEM_KUBEADM_PAUSE_TAG',
+      'TANDEM_KUBEADM_ETCD_TAG',
+      'TANDEM_KUBEADM_COREDNS_TAG',
+      'TANDEM_KIND_DEBIAN_SUITE',
+      'TANDEM_KIND_NPM_VERSION',
+    ])
+      expect(common).toMatch(new RegExp(`^: "\\$\\{${pin}:=[^}]+\\}"$`, 'm'));
+    // The control plane's cache key must not move with the kind path's pins.
+    const key = /tandem_cp_version_key\(\) \{[^}]*\}/s.exec(common)?.[0] ?? '';
+    expect(key).toContain('TANDEM_K8S_VERSION');
+    expect(key).not.toMatch(/KIND|COREDNS|CRICTL/);
   });
 });
