@@ -3,16 +3,23 @@
 #     --build-arg ENTRY=bin/tandem-recommender.mjs \
 #     -t tandem/recommender:$(node -p "require('./apps/recommender/package.json').version") .
 # Built from the repository root: an app needs the workspace packages it imports.
-# e2e/kind/run.sh builds every app this way, reading ENTRY from the app's package.json bin.
+# e2e/kind/app-images.sh builds every app this way, reading ENTRY from the package.json bin.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM ${NODE_IMAGE} AS build
-ARG APP
+# NODE_IMAGE is the base of the install and of the runtime image: offline, e2e/kind
+# builds a local Node 24 base (e2e/kind/node-base-image.sh) and passes it here.
+
+# The install does not depend on APP, so building every app from one tree runs it once
+# (the layer is shared); only the build and prune below are per app.
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /workspace
 COPY . .
 # The base image already runs Node 24, so the npm `node` package's install step is skipped.
-RUN npm ci --no-fund --no-audit --ignore-scripts \
-  && npx nx run "${APP}:build" --outputStyle=static \
+RUN npm ci --no-fund --no-audit --ignore-scripts
+
+FROM deps AS build
+ARG APP
+RUN npx nx run "${APP}:build" --outputStyle=static \
   && npm prune --omit=dev --no-fund --no-audit
 
 FROM ${NODE_IMAGE}

@@ -94,7 +94,7 @@ describe('the kind path', () => {
     const dockerfile = read('deploy/app.Dockerfile');
     const froms = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
-    expect(froms).toEqual(['${NODE_IMAGE}', '${NODE_IMAGE}']);
+    expect(froms).toEqual(['${NODE_IMAGE}', 'deps', '${NODE_IMAGE}']);
     expect(read('e2e/kind/app-images.sh')).toContain(
       '"$ROOT/deploy/app.Dockerfile"',
     );
