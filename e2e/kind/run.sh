@@ -55,8 +55,8 @@ print_failure_logs() {
     kubectl get events -A --sort-by=.lastTimestamp 2>&1 | tail -n 30 >&2 || true
   fi
   if $ENGINE_STARTED && [[ -f ${TANDEM_KIND_STATE_DIR:-/run/tandem-kind}/dockerd.log ]]; then
-    log "dockerd log (last 30 lines)"
-    tail -n 30 "${TANDEM_KIND_STATE_DIR:-/run/tandem-kind}/dockerd.log" >&2
+    log "dockerd log: last 30 warnings and errors"
+    grep -E 'level=(warning|error|fatal)' "${TANDEM_KIND_STATE_DIR:-/run/tandem-kind}/dockerd.log" | tail -n 30 >&2 || true
   fi
 }
 
