@@ -145,7 +145,7 @@ describeLocal(
         expect((await httpGet(`${recommender.url}/healthz`)).status).toBe(200);
         const metrics = (await httpGet(`${recommender.url}/metrics`)).body;
         expect(metrics).toMatch(
-          /^vpa_recommender_metric_server_responses\{is_error="true",client_name="metrics.k8s.io"\} [1-9]/m,
+          /^vpa_recommender_metric_server_responses\{is_error="true",client_name="default-metrics-client"\} [1-9]/m,
         );
         // History is kept: the recommendation is unchanged.
         expect(
