@@ -5,9 +5,10 @@
 #   offline  (no registry, e.g. the development machines): every image built here from
 #            Go modules and Debian packages, cached by version key (offline-images.sh).
 # Both: a Docker engine (the running one, else Debian's started and later stopped by
-# this script: docker-engine.sh), the pinned kind (kind-tools.sh), the cluster, every
-# Tandem app image from deploy/app.Dockerfile loaded into it, and a smoke check (node
-# Ready, a pod of a locally built image on the node, cluster DNS and a Service).
+# this script: docker-engine.sh), kind (online an installed one, else the pinned one:
+# kind-tools.sh), the cluster, every Tandem app image from deploy/app.Dockerfile loaded
+# into it, and a smoke check (node Ready, a pod of a locally built image on the node,
+# cluster DNS and a Service).
 # Online mode then installs kwok and metrics-server and runs the e2e suites; offline
 # mode stops after the smoke check for now (its platform install comes next).
 #
@@ -70,10 +71,14 @@ cleanup() {
       docker network rm kind >/dev/null 2>&1 || true
       "$ROOT/e2e/kind/docker-engine.sh" stop || true
     fi
-  elif $ENGINE_STARTED; then
-    log "kept: cluster $CLUSTER and dockerd ($DOCKER_HOST); stop with e2e/kind/docker-engine.sh stop"
+  else
+    log "kept: cluster $CLUSTER, KUBECONFIG=$KUBECONFIG"
+    if $ENGINE_STARTED; then
+      log "kept: dockerd (DOCKER_HOST=$DOCKER_HOST); end with: $KIND delete cluster --name $CLUSTER" \
+        "&& DOCKER_HOST=$DOCKER_HOST docker network rm kind && e2e/kind/docker-engine.sh stop"
+    fi
   fi
-  if [[ $status -eq 0 || ! -d $WORK/logs ]]; then rm -rf "$WORK"; fi
+  if ! $KEEP && [[ $status -eq 0 || ! -d $WORK/logs ]]; then rm -rf "$WORK"; fi
   exit "$status"
 }
 trap cleanup EXIT
@@ -86,22 +91,27 @@ registry_answers() {
     [[ $code != 000 && -n $code ]] || return 1
   done
 }
+for tool in docker go curl; do
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required for the kind path" >&2; exit 2; }
+done
 MODE=${TANDEM_KIND_MODE:-}
 if [[ -z $MODE ]]; then
   if registry_answers; then MODE=online; else MODE=offline; fi
 fi
 log "mode: $MODE"
 
-for tool in docker go; do
-  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required for the kind path" >&2; exit 2; }
-done
 
 engine_env=$("$ROOT/e2e/kind/docker-engine.sh" start)
 if [[ -n $engine_env ]]; then
   eval "$engine_env"
   ENGINE_STARTED=true
 fi
-KIND=$("$ROOT/e2e/kind/kind-tools.sh")/kind
+# Online, a kind already installed (GitHub Actions' kind-action) serves; else the pinned one.
+if [[ $MODE == online ]] && command -v kind >/dev/null; then
+  KIND=$(command -v kind)
+else
+  KIND=$("$ROOT/e2e/kind/kind-tools.sh")/kind
+fi
 
 config=$WORK/cluster.yaml
 if [[ $MODE == offline ]]; then
@@ -119,6 +129,8 @@ fi
 log "images ready at $(elapsed)"
 
 log "creating kind cluster $CLUSTER"
+# A cluster of that name left by a run that was killed, or kept (--keep), goes first.
+"$KIND" delete cluster --name "$CLUSTER" >/dev/null 2>&1 || true
 CLUSTER_MADE=true
 "$KIND" create cluster --name "$CLUSTER" --config "$config" --kubeconfig "$KUBECONFIG" --wait 180s
 kubectl wait --for=condition=Ready "node/$CLUSTER-control-plane" --timeout=120s >/dev/null
