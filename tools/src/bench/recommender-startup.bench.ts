@@ -110,14 +110,26 @@ export async function installCrds(
   const run = promisify(execFile);
   const args = [`--kubeconfig=${kubeconfig}`];
   await run(kubectl, [...args, 'apply', '-f', join(root, 'deploy', 'crds')]);
-  await run(kubectl, [
-    ...args,
-    'wait',
-    '--for=condition=Established',
-    '--timeout=60s',
-    'crd/verticalpodautoscalers.autoscaling.k8s.io',
-    'crd/verticalpodautoscalercheckpoints.autoscaling.k8s.io',
-  ]);
+  // kubectl 1.34's wait fails at once ("status.conditions accessor error") on a CRD whose
+  // status the API server has not written yet, instead of waiting: ask again until it has.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await run(kubectl, [
+        ...args,
+        'wait',
+        '--for=condition=Established',
+        '--timeout=60s',
+        'crd/verticalpodautoscalers.autoscaling.k8s.io',
+        'crd/verticalpodautoscalercheckpoints.autoscaling.k8s.io',
+      ]);
+      return;
+    } catch (error) {
+      const stderr = String((error as { stderr?: unknown }).stderr ?? '');
+      if (attempt === 20 || !stderr.includes('status.conditions accessor'))
+        throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 /** Creates the namespace and, per workload, its Deployment, VPA and checkpoint. */
