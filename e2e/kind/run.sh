@@ -69,6 +69,9 @@ cleanup() {
     if $CLUSTER_MADE; then "$KIND" delete cluster --name "$CLUSTER" >/dev/null 2>&1 || true; fi
     if $ENGINE_STARTED; then
       docker network rm kind >/dev/null 2>&1 || true
+      # Our engine's data root is a cache: untagged images (replaced app images, build
+      # stages of older trees) go after a day; newer ones are the next run's layer cache.
+      docker image prune -f --filter until=24h >/dev/null 2>&1 || true
       "$ROOT/e2e/kind/docker-engine.sh" stop || true
     fi
   else
