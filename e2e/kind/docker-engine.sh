@@ -29,6 +29,15 @@ log() { printf '[docker-engine %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
 engine_answers() { timeout 10 docker info >/dev/null 2>&1; }
 
+# The PID of the dockerd this script started, if that process still runs as dockerd
+# (a stale pidfile's PID may belong to another process by now).
+our_dockerd_pid() {
+  local pid
+  pid=$(cat "$PIDFILE" 2>/dev/null || cat "$STATE/dockerd.started-pid" 2>/dev/null) || return 1
+  [[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == dockerd ]] || return 1
+  printf '%s\n' "$pid"
+}
+
 # Counters and comments differ run to run; the rules are what must match.
 rules_of() { "$1" 2>/dev/null | sed -e '/^#/d' -e 's/\[[0-9]*:[0-9]*\]//'; }
 
@@ -102,8 +111,8 @@ start() {
     log "a Docker engine answers (${DOCKER_HOST:-default socket}); using it"
     return 0
   fi
-  if [[ -f $PIDFILE ]] && kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
-    log "dockerd $(cat "$PIDFILE") from an earlier run still runs; using it"
+  if [[ -d $STATE ]] && our_dockerd_pid >/dev/null; then
+    log "dockerd $(our_dockerd_pid) from an earlier run still runs; using it"
     printf 'export DOCKER_HOST=unix://%s\n' "$SOCK"
     return 0
   fi
@@ -119,6 +128,7 @@ start() {
   fi
   log "starting dockerd (data root $DATA_ROOT, log $STATE/dockerd.log)"
   setsid dockerd "${args[@]}" </dev/null >"$STATE/dockerd.log" 2>&1 &
+  echo $! >"$STATE/dockerd.started-pid"
   local i
   for ((i = 0; i < 60; i++)); do
     if DOCKER_HOST=unix://$SOCK engine_answers; then
@@ -166,15 +176,19 @@ restore_iptables() {
 
 stop() {
   [[ -d $STATE ]] || { log "nothing to stop ($STATE absent)"; return 0; }
-  if [[ -f $PIDFILE ]]; then
-    local pid i
-    pid=$(cat "$PIDFILE")
-    if kill -0 "$pid" 2>/dev/null; then
-      log "stopping dockerd $pid"
-      kill -TERM "$pid"
-      for ((i = 0; i < 60; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-      if kill -0 "$pid" 2>/dev/null; then log "dockerd $pid ignores TERM; KILL"; kill -KILL "$pid" || true; fi
-    fi
+  local pid i
+  if pid=$(our_dockerd_pid); then
+    log "stopping dockerd $pid"
+    kill -TERM "$pid"
+    for ((i = 0; i < 60; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$pid" 2>/dev/null; then log "dockerd $pid ignores TERM; KILL"; kill -KILL "$pid" || true; fi
+  fi
+  # dockerd stops the containerd it started; after a KILL that one is left over.
+  pid=$(cat "$STATE/exec/containerd/containerd.pid" 2>/dev/null || true)
+  if [[ $pid =~ ^[0-9]+$ && $(cat "/proc/$pid/comm" 2>/dev/null) == containerd ]]; then
+    log "stopping dockerd's containerd $pid"
+    kill -TERM "$pid" || true
+    for ((i = 0; i < 20; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
   fi
   # Mounts under our roots (container rootfs, netns files), deepest first.
   local m
