@@ -81,9 +81,10 @@ export class ContainerState {
    * memory peak of max(used + oomMinBumpUpBytes, used × oomBumpUpRatio), where "used" is the
    * larger of the request and the window's usage peak (not an earlier OOM peak, so repeated
    * OOMs do not compound). Throws {@link StaleOomError} for an OOM more than one memory
-   * interval older than the latest memory sample.
+   * interval older than the latest memory sample. Returns the bytes filed (what upstream's
+   * quality metrics observe as an OOM sample), or undefined when the sample was discarded.
    */
-  recordOom(timeMs: number, requestedMemoryBytes: number): void {
+  recordOom(timeMs: number, requestedMemoryBytes: number): number | undefined {
     requireTime(timeMs);
     if (
       !(Number.isSafeInteger(requestedMemoryBytes) && requestedMemoryBytes >= 0)
@@ -108,7 +109,7 @@ export class ContainerState {
       used + toResourceAmount(oomMinBumpUpBytes),
       scaleResourceAmount(used, oomBumpUpRatio),
     );
-    this.addMemorySample(timeMs, needed, true);
+    return this.addMemorySample(timeMs, needed, true) ? needed : undefined;
   }
 
   private addCpuSample(timeMs: number, millicores: number): boolean {

@@ -323,13 +323,23 @@ async function loadMetrics(
     );
   }
   for (const oom of context.inputs.takeOoms()) {
-    const result = context.state.model.recordOom(
+    const { model } = context.state;
+    const result = model.recordOom(
       oom.namespace,
       oom.podName,
       oom.containerName,
       oom.timeMs,
       oom.memoryBytes,
     );
+    if (result.ok && result.filedMemoryBytes !== undefined)
+      quality?.observeOom(
+        model.aggregateOfContainer(
+          oom.namespace,
+          oom.podName,
+          oom.containerName,
+        ),
+        result.filedMemoryBytes,
+      );
     if (!result.ok)
       recover(
         'oom',

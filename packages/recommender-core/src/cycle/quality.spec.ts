@@ -7,6 +7,7 @@ import {
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 import { inMemoryVpaStore } from '../checkpoints/in-memory-vpa-store.js';
+import type { ObservedOom } from '../model/index.js';
 import { MIB, NS, vpaObject } from '../model/model.fixtures.js';
 import { recommenderMetrics } from '../recommender-metrics.js';
 import { type CycleContext, freshCycleState } from './cycle-context.js';
@@ -39,6 +40,7 @@ function cycles(options: {
   }));
   let nowMs = START_MS;
   let usage: Usage = { cpuMillicores: 0, memoryBytes: 0 };
+  const ooms: ObservedOom[] = [];
   const context: CycleContext = {
     settings: testSettings({
       checkpointsEnabled: false,
@@ -63,7 +65,7 @@ function cycles(options: {
         ),
         skipped: 0,
       }),
-      takeOoms: () => [],
+      takeOoms: () => ooms.splice(0),
       clock: () => nowMs,
       stillLeading: () => true,
     },
@@ -82,6 +84,17 @@ function cycles(options: {
       nowMs += 60_000;
       const summary = await runCycle(context, nowMs);
       expect(summary.errors).toBe(0);
+    },
+    /** An OOM kill of `pod`'s `app`, taken by the next cycle (at its time). */
+    oomKill(pod: string) {
+      ooms.push({
+        namespace: NS,
+        podName: pod,
+        containerName: 'app',
+        timeMs: nowMs + 60_000,
+        // The pods declare no memory request.
+        memoryBytes: 0,
+      });
     },
     /** The uncapped target of `app` the last cycle wrote: millicores and bytes. */
     appTarget() {
@@ -319,6 +332,34 @@ describe('vpa_quality_* metrics', () => {
         { ...mode, resource: 'cpu', ...NOT_OOM },
       ),
     ).toBe(2);
+  });
+
+  it('files an OOM kill\'s bumped-up memory sample in the is_oom="true" series, as upstream\'s RecordOOM does', async () => {
+    const { registry, run, appTarget, oomKill } = cycles({ quality: true });
+    await run({ cpuMillicores: 300, memoryBytes: 300 * MIB });
+    const target = appTarget();
+    oomKill('web-1');
+    await run({ cpuMillicores: 300, memoryBytes: 300 * MIB });
+    // Upstream's bump: max(used + 100 MiB, used × 1.2), used = max(request 0, peak 300 MiB).
+    const filed = Math.max(300 * MIB + 100 * MIB, 300 * MIB * 1.2);
+    const oom = { update_mode: '', is_oom: 'true' };
+    expect(
+      await series(
+        registry,
+        'vpa_quality_mem_recommendation_lower_equal_usage_diffs_bytes',
+        { ...oom, recommendation_missing: 'false' },
+      ),
+    ).toMatchObject({ count: 1, sum: filed - target.bytes });
+    expect(
+      await series(registry, 'vpa_quality_mem_recommendations_bytes', oom),
+    ).toMatchObject({ count: 1, sum: target.bytes });
+    // The regular samples of that cycle stay in the is_oom="false" series.
+    expect(
+      await series(registry, 'vpa_quality_mem_recommendations_bytes', {
+        update_mode: '',
+        ...NOT_OOM,
+      }),
+    ).toMatchObject({ count: 2 });
   });
 
   it('observes each recommendation against the previous one, with the VPA size as vpa_size_log2', async () => {

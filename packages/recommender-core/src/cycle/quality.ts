@@ -65,16 +65,14 @@ interface ResourceSeries {
 interface ModeSeries {
   readonly cpu: ResourceSeries;
   readonly memory: ResourceSeries;
+  /** An OOM kill's memory sample (upstream's `is_oom="true"` series). */
+  readonly oomMemory: ResourceSeries;
 }
 
 function modeSeries(metrics: QualityMetrics, update_mode: string): ModeSeries {
-  const is_oom = 'false';
   const present = { update_mode, recommendation_missing: 'false' };
   const missing = { update_mode, recommendation_missing: 'true' };
-  const cpuLabels = { update_mode, resource: 'cpu', is_oom };
-  const memoryLabels = { update_mode, resource: 'memory', is_oom };
-  const memoryPresent = { ...present, is_oom };
-  const memoryMissing = { ...missing, is_oom };
+  const cpuLabels = { update_mode, resource: 'cpu', is_oom: 'false' };
   return {
     cpu: {
       recommendation: metrics.cpuRecommendations.series({ update_mode }),
@@ -86,21 +84,36 @@ function modeSeries(metrics: QualityMetrics, update_mode: string): ModeSeries {
       relative: metrics.usageRecommendationRelativeDiffs.series(cpuLabels),
       missingLabels: cpuLabels,
     },
-    memory: {
-      recommendation: metrics.memRecommendations.series({
-        update_mode,
-        is_oom,
-      }),
-      over: metrics.memRecommendationOverUsageDiffs.series(memoryPresent),
-      lowerEqual:
-        metrics.memRecommendationLowerEqualUsageDiffs.series(memoryPresent),
-      missingOver:
-        metrics.memRecommendationOverUsageDiffs.series(memoryMissing),
-      missingLowerEqual:
-        metrics.memRecommendationLowerEqualUsageDiffs.series(memoryMissing),
-      relative: metrics.usageRecommendationRelativeDiffs.series(memoryLabels),
-      missingLabels: memoryLabels,
-    },
+    memory: memorySeries(metrics, update_mode, 'false'),
+    oomMemory: memorySeries(metrics, update_mode, 'true'),
+  };
+}
+
+function memorySeries(
+  metrics: QualityMetrics,
+  update_mode: string,
+  is_oom: string,
+): ResourceSeries {
+  const memoryLabels = { update_mode, resource: 'memory', is_oom };
+  const memoryPresent = {
+    update_mode,
+    recommendation_missing: 'false',
+    is_oom,
+  };
+  const memoryMissing = { update_mode, recommendation_missing: 'true', is_oom };
+  return {
+    recommendation: metrics.memRecommendations.series({
+      update_mode,
+      is_oom,
+    }),
+    over: metrics.memRecommendationOverUsageDiffs.series(memoryPresent),
+    lowerEqual:
+      metrics.memRecommendationLowerEqualUsageDiffs.series(memoryPresent),
+    missingOver: metrics.memRecommendationOverUsageDiffs.series(memoryMissing),
+    missingLowerEqual:
+      metrics.memRecommendationLowerEqualUsageDiffs.series(memoryMissing),
+    relative: metrics.usageRecommendationRelativeDiffs.series(memoryLabels),
+    missingLabels: memoryLabels,
   };
 }
 
@@ -121,8 +134,8 @@ export function vpaSizeLog2(pods: number): number {
  * (`ObserveQualityMetrics…` in the model's AddSample), and each recommendation against the
  * previous one (`ObserveRecommendationChange` in UpdateVPAs). The model stays unaware of it.
  *
- * Not observed: OOM kills (upstream's `is_oom="true"` series), whose bumped-up memory sample
- * the model does not hand out; every series here has `is_oom="false"`.
+ * An OOM kill's bumped-up memory sample goes to the `is_oom="true"` series
+ * (`observeOom`), as upstream's RecordOOM files it through addMemorySample.
  */
 export class QualityRecorder {
   /** This cycle's links, to be kept in the term's state for the next one. */
@@ -187,6 +200,21 @@ export class QualityRecorder {
       );
     if (memoryBytes !== undefined)
       this.observeSample(series.memory, memoryBytes, last?.memoryBytes ?? 0);
+  }
+
+  /** An OOM kill's filed memory sample, against its aggregate's last recommendation. */
+  observeOom(
+    aggregate: AggregateContainerState | undefined,
+    memoryBytes: number,
+  ): void {
+    const link =
+      aggregate === undefined ? undefined : this.links.get(aggregate);
+    if (link === undefined || !link.observed) return;
+    this.observeSample(
+      link.series.oomMemory,
+      memoryBytes,
+      link.last?.memoryBytes ?? 0,
+    );
   }
 
   /**

@@ -117,7 +117,11 @@ describe('ClusterModel OOMs (vector 18)', () => {
       T0,
     );
 
-    expect(model.recordOom(NS, 'web-1', 'app', T0)).toEqual({ ok: true });
+    // The bytes filed are returned too: upstream's quality metrics observe them.
+    expect(model.recordOom(NS, 'web-1', 'app', T0)).toEqual({
+      ok: true,
+      filedMemoryBytes: 1258291200,
+    });
     const merged = model.mergedAggregatesForVpa('shop/web').get('app');
     expect(merged?.memoryHistogram.saveCheckpoint()).toEqual(
       singlePeak(T0 + DAY, 1258291200),
@@ -128,6 +132,7 @@ describe('ClusterModel OOMs (vector 18)', () => {
     const model = webModel();
     expect(model.recordOom(NS, 'web-1', 'app', T0, 1 * MIB)).toEqual({
       ok: true,
+      filedMemoryBytes: 101 * MIB,
     });
     const merged = model.mergedAggregatesForVpa('shop/web').get('app');
     expect(merged?.memoryHistogram.saveCheckpoint()).toEqual(

@@ -14,7 +14,13 @@ import {
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 import { LabelSetInterner } from './label-set.js';
-import { failure, type ModelResult, OK } from './model-result.js';
+import {
+  failure,
+  type ModelFailure,
+  type ModelResult,
+  OK,
+  type OomResult,
+} from './model-result.js';
 import { LabelIndexedMap } from './label-indexed-map.js';
 import { NamespacedMap } from './namespaced-map.js';
 import { objectKey } from './object-key.js';
@@ -232,13 +238,18 @@ export class ClusterModel {
     containerName: string,
     timeMs: number,
     requestedMemoryBytes?: number,
-  ): ModelResult {
+  ): OomResult {
     const found = this.findContainer(namespace, podName, containerName);
     if ('error' in found) return found.error;
     const { state, memoryRequestBytes } = found.container;
     try {
-      state.recordOom(timeMs, requestedMemoryBytes ?? memoryRequestBytes);
-      return OK;
+      return {
+        ok: true,
+        filedMemoryBytes: state.recordOom(
+          timeMs,
+          requestedMemoryBytes ?? memoryRequestBytes,
+        ),
+      };
     } catch (error) {
       const kind =
         error instanceof StaleOomError ? 'stale-oom' : 'invalid-input';
@@ -505,7 +516,7 @@ export class ClusterModel {
     containerName: string,
   ):
     | { container: TrackedContainer; where: () => string }
-    | { error: ModelResult } {
+    | { error: ModelFailure } {
     const podKey = objectKey(namespace, podName);
     // Built only for a message: this runs for every sample of every container.
     const where = () => `container ${containerName} of pod ${podKey}`;

@@ -7,7 +7,9 @@ export { canonicalLabelText } from './label-set.js';
 export {
   type ModelError,
   type ModelErrorKind,
+  type ModelFailure,
   type ModelResult,
+  type OomResult,
 } from './model-result.js';
 export { objectKey } from './object-key.js';
 export { oomsFromEvictionEvent, type ObservedEvent } from './eviction-ooms.js';
