@@ -1,40 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { kubeGetJson } from './kube-get.js';
+import {
+  kubeConfigFor,
+  standInApiServer,
+} from './stand-in-api-server.fixtures.js';
 import { limitRequestRate } from './request-rate-limit.js';
 
-/** A stand-in API server that records when each request arrived. */
-async function recordingServer(): Promise<{
-  server: Server;
-  url: string;
-  arrivalsMs: number[];
-}> {
-  const arrivalsMs: number[] = [];
-  const server = createServer((request, response) => {
-    arrivalsMs.push(performance.now());
-    response.setHeader('content-type', 'application/json');
-    response.end(
-      request.url?.startsWith('/api/v1/namespaces')
-        ? JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', items: [] })
-        : '{}',
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, arrivalsMs };
-}
-
-function kubeConfigFor(server: string): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: true }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return kubeConfig;
-}
+/** Answers a namespace list for the API client, `{}` for the raw GETs. */
+const recordingServer = () =>
+  standInApiServer((seen) => ({
+    status: 200,
+    body: seen.path.startsWith('/api/v1/namespaces')
+      ? { apiVersion: 'v1', kind: 'NamespaceList', items: [] }
+      : {},
+  }));
 
 describe('limitRequestRate', () => {
   let recording: Awaited<ReturnType<typeof recordingServer>>;

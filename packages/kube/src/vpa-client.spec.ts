@@ -1,59 +1,13 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { VerticalPodAutoscalerCheckpoint } from '@tandem/vpa-api';
+import {
+  kubeConfigFor,
+  type Seen,
+  standInApiServer,
+} from './stand-in-api-server.fixtures.js';
 import { vpaClient, type VpaClient } from './vpa-client.js';
 
-interface Seen {
-  method: string;
-  path: string;
-  contentType: string | undefined;
-  body: unknown;
-}
-
-/** A stand-in API server: records each request, answers with `respond`'s status and body. */
-async function scriptedServer(
-  respond: (seen: Seen) => { status: number; body?: unknown },
-): Promise<{ server: Server; url: string; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = createServer((request, response) => {
-    let text = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (text += chunk));
-    request.on('end', () => {
-      const one: Seen = {
-        method: request.method ?? '',
-        path: request.url ?? '',
-        contentType: request.headers['content-type'],
-        body: text === '' ? undefined : (JSON.parse(text) as unknown),
-      };
-      seen.push(one);
-      const { status, body = {} } = respond(one);
-      response.statusCode = status;
-      response.setHeader('content-type', 'application/json');
-      response.end(
-        JSON.stringify(
-          status < 300
-            ? body
-            : { kind: 'Status', code: status, message: `HTTP ${status}` },
-        ),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, seen };
-}
-
 function clientFor(server: string): VpaClient {
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'c', server, skipTLSVerify: true }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return vpaClient(kubeConfig);
+  return vpaClient(kubeConfigFor(server));
 }
 
 const BASE = '/apis/autoscaling.k8s.io/v1';
@@ -66,11 +20,11 @@ const CHECKPOINT: VerticalPodAutoscalerCheckpoint = {
 };
 
 describe('vpaClient', () => {
-  let running: Awaited<ReturnType<typeof scriptedServer>> | undefined;
+  let running: Awaited<ReturnType<typeof standInApiServer>> | undefined;
   const start = async (
     respond: (seen: Seen) => { status: number; body?: unknown },
   ) => {
-    running = await scriptedServer(respond);
+    running = await standInApiServer(respond);
     return { client: clientFor(running.url), seen: running.seen };
   };
   afterEach(async () => {

@@ -42,6 +42,7 @@ export {
   type RecommenderMetricsOptions,
 } from './recommender-metrics.js';
 export {
+  defaultCycleSettings,
   freshCycleState,
   type CycleInputs,
   type CycleObservability,

@@ -1,8 +1,8 @@
 import { trace } from '@opentelemetry/api';
-import { DEFAULT_RECOMMENDER_CONFIG } from '@tandem/estimators';
 import {
   ClusterModel,
   type CycleContext,
+  defaultCycleSettings,
   freshCycleState,
   inMemoryVpaStore,
   objectKey,
@@ -125,22 +125,8 @@ function inMemoryCycleContext(
   startMs: number,
 ): CycleContext {
   const store = inMemoryVpaStore(cluster.vpas);
-  const settings: CycleContext['settings'] = {
-    recommenderConfig: DEFAULT_RECOMMENDER_CONFIG,
-    recommendationFormat: {},
-    selection: { recommenderName: 'default' },
-    globalMaxAllowed: {},
-    integerCpuPostProcessor: false,
-    namespace: undefined,
-    checkpointsEnabled: true,
-    // The flags' defaults (upstream's).
-    checkpointsGcIntervalMs: 10 * 60_000,
-    checkpointsTimeoutMs: 60_000,
-    updateWorkers: 10,
-    model: {},
-    // Off by default, as the flag is; recommenderCycleFigures turns it on at the end.
-    qualityMetrics: false,
-  };
+  // Quality metrics off, as the flag is; recommenderCycleFigures turns them on at the end.
+  const settings = defaultCycleSettings();
   return {
     settings,
     inputs: {

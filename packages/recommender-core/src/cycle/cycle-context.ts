@@ -1,8 +1,9 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Tracer } from '@opentelemetry/api';
-import type {
-  RecommendationFormat,
-  RecommenderConfig,
+import {
+  DEFAULT_RECOMMENDER_CONFIG,
+  type RecommendationFormat,
+  type RecommenderConfig,
 } from '@tandem/estimators';
 import type { PodContainerUsage } from '@tandem/kube';
 import type { Logger } from '@tandem/telemetry';
@@ -44,6 +45,27 @@ export interface CycleSettings {
    * recommendation). Needs the metrics built with `recommenderMetrics(registry, { quality: true })`.
    */
   qualityMetrics?: boolean;
+}
+
+/** The flags' defaults (upstream's), with `overrides`: for tests and benchmarks. */
+export function defaultCycleSettings(
+  overrides: Partial<CycleSettings> = {},
+): CycleSettings {
+  return {
+    selection: { recommenderName: 'default' },
+    recommenderConfig: DEFAULT_RECOMMENDER_CONFIG,
+    recommendationFormat: {},
+    globalMaxAllowed: {},
+    integerCpuPostProcessor: false,
+    qualityMetrics: false,
+    namespace: undefined,
+    checkpointsEnabled: true,
+    checkpointsGcIntervalMs: 10 * 60_000,
+    checkpointsTimeoutMs: 60_000,
+    updateWorkers: 10,
+    model: {},
+    ...overrides,
+  };
 }
 
 /** What the cycle reads from the cluster; main.ts wires caches and API clients here. */

@@ -10,8 +10,12 @@ import { inMemoryVpaStore } from '../checkpoints/in-memory-vpa-store.js';
 import type { ObservedOom } from '../model/index.js';
 import { MIB, NS, vpaObject } from '../model/model.fixtures.js';
 import { recommenderMetrics } from '../recommender-metrics.js';
-import { type CycleContext, freshCycleState } from './cycle-context.js';
-import { quietObservability, testSettings } from './cycle.fixtures.js';
+import {
+  type CycleContext,
+  defaultCycleSettings,
+  freshCycleState,
+} from './cycle-context.js';
+import { quietObservability } from './cycle.fixtures.js';
 import { runCycle } from './cycle.js';
 import { vpaSizeLog2 } from './quality.js';
 
@@ -42,7 +46,7 @@ function cycles(options: {
   let usage: Usage = { cpuMillicores: 0, memoryBytes: 0 };
   const ooms: ObservedOom[] = [];
   const context: CycleContext = {
-    settings: testSettings({
+    settings: defaultCycleSettings({
       checkpointsEnabled: false,
       qualityMetrics: options.quality,
     }),

@@ -7,8 +7,12 @@ import {
 } from '../checkpoints/in-memory-vpa-store.js';
 import { NS, vpaObject } from '../model/model.fixtures.js';
 import { recommenderMetrics } from '../recommender-metrics.js';
-import { type CycleContext, freshCycleState } from './cycle-context.js';
-import { quietObservability, testSettings } from './cycle.fixtures.js';
+import {
+  type CycleContext,
+  defaultCycleSettings,
+  freshCycleState,
+} from './cycle-context.js';
+import { quietObservability } from './cycle.fixtures.js';
 import { runCycle } from './cycle.js';
 import { endTerm, startTerm } from './terms.js';
 
@@ -28,7 +32,7 @@ function pod(name: string): V1Pod {
   };
 }
 
-const SETTINGS = testSettings({ updateWorkers: 2 });
+const SETTINGS = defaultCycleSettings({ updateWorkers: 2 });
 
 /** One replica: its own model, the shared store, usage `minute` by `minute`. */
 function replica(store: InMemoryVpaStore, leading: { now: boolean }) {
