@@ -62,6 +62,10 @@ TANDEM_CP_BINARIES="kube-apiserver kube-controller-manager kube-scheduler kubect
 # npm in the offline stand-in for node:24-bookworm-slim (the Node binary is the
 # repository's own, node_modules/node); an npm 11, as Node 24 bundles.
 : "${TANDEM_KIND_NPM_VERSION:=11.19.1}"
+# kind's default Service subnet (cluster.yaml keeps it). Traffic to it must never leave
+# the node: docker-engine.sh rejects it at the host (see there why).
+# shellcheck disable=SC2034  # read by e2e/kind/docker-engine.sh
+TANDEM_KIND_SERVICE_SUBNET=10.96.0.0/16
 # Bump when the kind path's image recipes change in a way old caches must not serve.
 TANDEM_KIND_BUILD_REV=1
 # Node, kubelet-side binaries `build.sh --with-node` adds beside the control plane's

@@ -18,11 +18,21 @@ export const CLUSTER_ENV = {
    * every process a test starts, including a second control plane.
    */
   envFile: 'TANDEM_E2E_CLUSTER_ENV_FILE',
+  /**
+   * `installed` when the platform runs in the cluster, put there by `kubectl apply -k
+   * deploy/` (e2e/kind/platform.sh): the suites that exercise it as installed then run.
+   */
+  platform: 'TANDEM_E2E_PLATFORM',
 } as const;
 
 /** True when the suites run on the local control plane (host processes are reachable). */
 export function isLocalCluster(): boolean {
   return process.env[CLUSTER_ENV.kind] === 'local';
+}
+
+/** True when the platform runs in the cluster, installed from deploy/ as a user does. */
+export function isInstalledPlatform(): boolean {
+  return process.env[CLUSTER_ENV.platform] === 'installed';
 }
 
 /** A value the local control plane reported (e.g. TANDEM_CP_CA_CERT), or an error naming it. */

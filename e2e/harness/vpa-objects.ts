@@ -62,6 +62,30 @@ export interface Checkpoint {
   };
 }
 
+/**
+ * A VPA spec fragment naming a recommender that does not run: no recommender writes its
+ * status, so a test writes the recommendation it needs (`writeRecommendation`).
+ */
+export const MANUAL_RECOMMENDER = { recommenders: [{ name: 'manual' }] };
+
+/** Target, lower bound and upper bound of one resource. */
+export type Bounds = readonly [target: string, lower: string, upper: string];
+
+/** The recommendation of container `app`: CPU and memory, each as its three bounds. */
+export function appRecommendation(
+  cpu: Bounds,
+  memory: Bounds,
+): ContainerRecommendation[] {
+  return [
+    {
+      containerName: 'app',
+      target: { cpu: cpu[0], memory: memory[0] },
+      lowerBound: { cpu: cpu[1], memory: memory[1] },
+      upperBound: { cpu: cpu[2], memory: memory[2] },
+    },
+  ];
+}
+
 export function recommendationFor(
   vpa: Vpa,
   container = 'app',
@@ -112,7 +136,7 @@ export interface VpaObjects {
     options?: {
       accept?: (recommendation: ContainerRecommendation, vpa: Vpa) => boolean;
       timeoutMs?: number;
-      context?: () => string;
+      context?: () => string | Promise<string>;
     },
   ): Promise<{ vpa: Vpa; recommendation: ContainerRecommendation }>;
 }
@@ -185,7 +209,7 @@ export function vpaObjects(
         },
         { timeoutMs, intervalMs: 200 },
         async () =>
-          `status ${JSON.stringify(last?.status)}${context === undefined ? '' : `; ${context()}`}`,
+          `status ${JSON.stringify(last?.status)}${context === undefined ? '' : `; ${await context()}`}`,
       );
     },
   };

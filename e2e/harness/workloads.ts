@@ -1,4 +1,4 @@
-import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
+import type { V1Deployment, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import type { KubeClients } from './kube.ts';
 import { waitFor } from './wait.ts';
 
@@ -14,13 +14,55 @@ export interface DeploymentSpec {
   initialUsage?: { cpu: string; memory: string };
 }
 
+/**
+ * Where the suites' simulated pods go: kwok's fake nodes (label `type=kwok`). On kind
+ * those nodes carry the taint `kwok.x-k8s.io/node=fake:NoSchedule`, so that the
+ * platform's own pods stay on the real node; where nothing taints them (the local
+ * control plane) the toleration changes nothing.
+ */
+export const ON_FAKE_NODES = {
+  nodeSelector: { type: 'kwok' },
+  tolerations: [
+    {
+      key: 'kwok.x-k8s.io/node',
+      operator: 'Exists',
+      effect: 'NoSchedule',
+    },
+  ],
+} satisfies Pick<V1PodSpec, 'nodeSelector' | 'tolerations'>;
+
+/** A Deployment of `replicas` pods of `podSpec`, labelled and selected by `app=<name>`. */
+export async function createDeploymentOfPods(
+  kube: KubeClients,
+  namespace: string,
+  name: string,
+  replicas: number,
+  podSpec: V1PodSpec,
+  podAnnotations?: Record<string, string>,
+): Promise<V1Deployment> {
+  const labels = { app: name };
+  return kube.apps.createNamespacedDeployment({
+    namespace,
+    body: {
+      metadata: { name, labels },
+      spec: {
+        replicas,
+        selector: { matchLabels: labels },
+        template: {
+          metadata: { labels, annotations: podAnnotations },
+          spec: podSpec,
+        },
+      },
+    },
+  });
+}
+
 /** A one-container Deployment whose pods kwok runs on its fake nodes. */
 export async function createDeployment(
   kube: KubeClients,
   namespace: string,
   spec: DeploymentSpec,
 ): Promise<V1Deployment> {
-  const labels = { app: spec.name };
   const annotations =
     spec.initialUsage === undefined
       ? undefined
@@ -32,37 +74,27 @@ export async function createDeployment(
     ...(spec.cpuLimit !== undefined && { cpu: spec.cpuLimit }),
     ...(spec.memoryLimit !== undefined && { memory: spec.memoryLimit }),
   };
-  return kube.apps.createNamespacedDeployment({
+  return createDeploymentOfPods(
+    kube,
     namespace,
-    body: {
-      metadata: { name: spec.name, labels },
-      spec: {
-        replicas: spec.replicas,
-        selector: { matchLabels: labels },
-        template: {
-          metadata: { labels, annotations },
-          spec: {
-            // Fake nodes only (label set by both cluster paths): on kind the real node must
-            // not try to pull this image.
-            nodeSelector: { type: 'kwok' },
-            containers: [
-              {
-                name: 'app',
-                image: 'registry.invalid/tandem-demo:1',
-                resources: {
-                  requests: {
-                    cpu: spec.cpuRequest,
-                    memory: spec.memoryRequest,
-                  },
-                  ...(Object.keys(limits).length > 0 && { limits }),
-                },
-              },
-            ],
+    spec.name,
+    spec.replicas,
+    {
+      // Fake nodes only: on kind the real node must not try to pull this image.
+      ...ON_FAKE_NODES,
+      containers: [
+        {
+          name: 'app',
+          image: 'registry.invalid/tandem-demo:1',
+          resources: {
+            requests: { cpu: spec.cpuRequest, memory: spec.memoryRequest },
+            ...(Object.keys(limits).length > 0 && { limits }),
           },
         },
-      },
+      ],
     },
-  });
+    annotations,
+  );
 }
 
 export async function listPods(

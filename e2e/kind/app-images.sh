@@ -1,26 +1,22 @@
 #!/usr/bin/env bash
 # Every Tandem app (apps/*/package.json with a bin) as an image from the one recipe,
-# deploy/app.Dockerfile, tagged tandem/<app>:<version>, then all loaded into the kind
-# cluster at once. With --node-image IMAGE the recipe's NODE_IMAGE build argument names the
-# base (offline: node-base-image.sh's local Node 24 base).
+# deploy/app.Dockerfile, tagged tandem/<app>:<version>. With --node-image IMAGE the
+# recipe's NODE_IMAGE build argument names the base (offline: node-base-image.sh's local
+# Node 24 base). run.sh loads them into the cluster, all in one `kind load`.
 #
-# Usage: app-images.sh --cluster NAME --kind KIND [--node-image IMAGE]
-#        prints the image names on stdout
+# Usage: app-images.sh [--node-image IMAGE]     prints the image names on stdout
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 log() { printf '[app-images %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-cluster="" kind="" node_image=""
+node_image=""
 while (($#)); do
   case $1 in
-    --cluster) cluster=$2; shift 2 ;;
-    --kind) kind=$2; shift 2 ;;
     --node-image) node_image=$2; shift 2 ;;
     *) echo "app-images.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
-[[ -n $cluster && -n $kind ]] || { sed -n '2,9p' "$0" >&2; exit 2; }
 
 build_args=()
 images=()
@@ -43,8 +39,4 @@ for manifest in "$ROOT"/apps/*/package.json; do
   images+=("$image")
 done
 ((${#images[@]})) || { log "no app with a bin in apps/*/package.json"; exit 1; }
-# One load for all: their shared layers (base, packages) are saved and imported once.
-t0=$(date +%s)
-"$kind" load docker-image --name "$cluster" "${images[@]}" >&2
-log "loaded ${#images[@]} images into $cluster in $(( $(date +%s) - t0 ))s"
 printf '%s\n' "${images[@]}"

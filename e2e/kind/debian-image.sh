@@ -42,8 +42,9 @@ if [[ ! -s $TARBALL ]]; then
   mirror=$(debian_mirror)
   rootfs=$(mktemp -d "${TMPDIR:-/tmp}/tandem-debootstrap.XXXXXX")
   # debootstrap mounts /proc and /sys (and may bind /dev) inside the target: a failed
-  # run can leave them there, so unmount before removing, and never cross a mount.
-  trap 'umount -R -l "$rootfs"/{proc,sys,dev} 2>/dev/null; rm -rf --one-file-system "$rootfs"' EXIT
+  # run can leave them there, so unmount before removing, and never cross a mount. (Under
+  # set -e a failed umount, the usual case, would end the trap before its rm.)
+  trap 'umount -R -l "$rootfs"/{proc,sys,dev} 2>/dev/null || true; rm -rf --one-file-system "$rootfs"' EXIT
   log "debootstrap --variant=minbase $SUITE from $mirror (a few minutes)"
   nice -n 10 debootstrap --variant=minbase "$SUITE" "$rootfs" "$mirror" >"$rootfs.log" 2>&1 ||
     { tail -n 30 "$rootfs.log" >&2; rm -f "$rootfs.log"; exit 1; }

@@ -106,6 +106,18 @@ EOF
   chmod 755 "$STATE/tandem-runc"
 }
 
+# A connection to a Service IP that kube-proxy has not programmed yet (the API server
+# checks an APIService the moment it is created) leaves the kind node by its default
+# route. On a network whose gateway intercepts any TCP 443, something answers it (404),
+# and the API server keeps that keep-alive connection, and the APIService unavailable,
+# for good. Rejected here, it fails at once, as it would on a network that routes
+# nowhere, and the retry finds the Service. DOCKER-USER is Docker's chain for this; the
+# rule goes with the rest of Docker's rules when the engine stops.
+reject_escaping_service_traffic() {
+  iptables -I DOCKER-USER -d "$TANDEM_KIND_SERVICE_SUBNET" -p tcp -j REJECT --reject-with tcp-reset
+  iptables -I DOCKER-USER -d "$TANDEM_KIND_SERVICE_SUBNET" ! -p tcp -j REJECT
+}
+
 start() {
   if engine_answers; then
     log "a Docker engine answers (${DOCKER_HOST:-default socket}); using it"
@@ -133,6 +145,7 @@ start() {
   for ((i = 0; i < 60; i++)); do
     if DOCKER_HOST=unix://$SOCK engine_answers; then
       log "dockerd $(cat "$PIDFILE") ready"
+      reject_escaping_service_traffic
       printf 'export DOCKER_HOST=unix://%s\n' "$SOCK"
       return 0
     fi

@@ -9,13 +9,23 @@
 # kind-tools.sh), the cluster, every Tandem app image from deploy/app.Dockerfile loaded
 # into it, and a smoke check (node Ready, a pod of a locally built image on the node,
 # cluster DNS and a Service).
-# Online mode then installs kwok and metrics-server and runs the e2e suites; offline
-# mode stops after the smoke check for now (its platform install comes next).
+# Then, in both modes: kwok and metrics-server (addons.sh), the e2e suites that run on
+# any cluster, the platform installed as a user does (`kubectl apply -k deploy/`,
+# platform.sh), and the suites of the installed platform on the real kubelet
+# (suites/installed-platform.spec.ts: a CPU burner resized in place, the webhook through
+# its Service; suites/metrics-adapter.spec.ts: the headline). ADR 0015.
 #
-# Usage: e2e/kind/run.sh [--keep] [--smoke-only]
-#   --keep        leave the cluster (and an engine this script started) running
-#   --smoke-only  stop after the smoke check in online mode too
-# Environment: TANDEM_KIND_MODE=online|offline skips the probe.
+# Usage: e2e/kind/run.sh [--prepare] [--keep] [--smoke-only] [--platform-suites-only] [--if-possible]
+#   --prepare      build (or find cached) every image, then stop: no cluster. At nice 19,
+#                  so it can run beside the local control plane's suites (e2e:kind-prepare)
+#   --keep         leave the cluster (and an engine this script started) running
+#   --smoke-only   stop after the smoke check
+#   --platform-suites-only
+#                  skip the suites that already ran on the local control plane (npm test)
+#   --if-possible  where no Docker engine answers or can be started, say why and
+#                  succeed (npm test's calls: e2e:kind-prepare, e2e:kind)
+# Environment: TANDEM_KIND_MODE=online|offline skips the probe; TANDEM_KIND=off skips
+# the whole path (with --if-possible).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -25,14 +35,22 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLUSTER=${TANDEM_KIND_CLUSTER:-tandem-e2e}
 KEEP=false
 SMOKE_ONLY=false
+IF_POSSIBLE=false
+PREPARE=false
+PLATFORM_SUITES_ONLY=false
 for arg in "$@"; do
   case $arg in
+    --platform-suites-only) PLATFORM_SUITES_ONLY=true ;;
+    --prepare) PREPARE=true ;;
     --keep) KEEP=true ;;
     --smoke-only) SMOKE_ONLY=true ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --if-possible) IF_POSSIBLE=true ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
+# Preparing is background work: whatever else runs (the local suites) goes first.
+if $PREPARE; then renice -n 19 -p $$ >/dev/null; fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tandem-kind.XXXXXX")
 export KUBECONFIG="$WORK/kubeconfig"
 ENGINE_STARTED=false
@@ -94,9 +112,30 @@ registry_answers() {
     [[ $code != 000 && -n $code ]] || return 1
   done
 }
-for tool in docker go curl; do
-  command -v "$tool" >/dev/null || { echo "run.sh: $tool is required for the kind path" >&2; exit 2; }
-done
+# Why the kind path cannot run here, if it cannot: no Docker engine answers and none can
+# be started (docker-engine.sh needs root, and dockerd or apt-get to install Debian's).
+why_impossible() {
+  if [[ ${TANDEM_KIND:-} == off ]]; then echo "TANDEM_KIND=off"; return; fi
+  local tool
+  for tool in go curl; do
+    command -v "$tool" >/dev/null || { echo "$tool is not installed"; return; }
+  done
+  if command -v docker >/dev/null && timeout 10 docker info >/dev/null 2>&1; then return; fi
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "no Docker engine answers, and only root can start one"
+  elif ! command -v dockerd >/dev/null && ! command -v apt-get >/dev/null; then
+    echo "no Docker engine answers, and neither dockerd nor apt-get is here to start one"
+  fi
+}
+impossible=$(why_impossible)
+if [[ -n $impossible ]]; then
+  if $IF_POSSIBLE; then
+    log "skipped: $impossible"
+    exit 0
+  fi
+  echo "run.sh: the kind path cannot run here: $impossible" >&2
+  exit 2
+fi
 MODE=${TANDEM_KIND_MODE:-}
 if [[ -z $MODE ]]; then
   if registry_answers; then MODE=online; else MODE=offline; fi
@@ -117,19 +156,34 @@ else
 fi
 
 config=$WORK/cluster.yaml
+app_base=()
+burner_base=()
 if [[ $MODE == offline ]]; then
-  { read -r node_image; read -r extra_images; } < <("$ROOT/e2e/kind/offline-images.sh")
+  # Not read from a process substitution: its failure would pass unseen.
+  offline_images=$("$ROOT/e2e/kind/offline-images.sh") || { log "offline-images.sh failed"; exit 1; }
+  { read -r node_image; read -r extra_images; } <<<"$offline_images"
   [[ -n ${extra_images:-} ]] || { log "offline-images.sh gave no images"; exit 1; }
   PATH=$("$ROOT/e2e/control-plane/build.sh" --with-node --print-bin-dir):$PATH
   # cluster.yaml with the local node image, and kind's CNI (kindnetd, not buildable
   # offline) replaced by the bridge conflist baked into that image.
   sed "s#^\([[:space:]]*image:\).*#\1 $node_image#" "$ROOT/e2e/kind/cluster.yaml" >"$config"
   printf 'networking:\n  disableDefaultCNI: true\n' >>"$config"
+  node_base_image=$("$ROOT/e2e/kind/node-base-image.sh")
+  app_base=(--node-image "$node_base_image")
+  burner_base=(--build-arg "BASE_IMAGE=$node_base_image")
 else
   command -v kubectl >/dev/null || PATH=$("$ROOT/e2e/control-plane/build.sh" --print-bin-dir):$PATH
   cp "$ROOT/e2e/kind/cluster.yaml" "$config"
 fi
-log "images ready at $(elapsed)"
+app_images_out=$("$ROOT/e2e/kind/app-images.sh" "${app_base[@]}") || { log "app-images.sh failed"; exit 1; }
+mapfile -t app_images <<<"$app_images_out"
+BURNER=tandem/cpu-burner:1
+docker build -q "${burner_base[@]}" -t "$BURNER" "$ROOT/e2e/kind/cpu-burner" >&2
+log "images ready at $(elapsed): ${app_images[*]} $BURNER"
+if $PREPARE; then
+  log "done ($MODE mode, images only) in $(elapsed)"
+  exit 0
+fi
 
 log "creating kind cluster $CLUSTER"
 # A cluster of that name left by a run that was killed, or kept (--keep), goes first.
@@ -139,44 +193,35 @@ CLUSTER_MADE=true
 kubectl wait --for=condition=Ready "node/$CLUSTER-control-plane" --timeout=120s >/dev/null
 log "cluster Ready at $(elapsed)"
 
-node_base=()
-if [[ $MODE == offline ]]; then
-  node_base=(--node-image "$("$ROOT/e2e/kind/node-base-image.sh")")
-  "$KIND" load image-archive --name "$CLUSTER" "$extra_images" >&2
-fi
-mapfile -t app_images < <("$ROOT/e2e/kind/app-images.sh" --cluster "$CLUSTER" --kind "$KIND" "${node_base[@]}")
-((${#app_images[@]})) || { log "no app image built"; exit 1; }
-log "cluster Ready with ${#app_images[@]} app images loaded at $(elapsed)"
+if [[ $MODE == offline ]]; then "$KIND" load image-archive --name "$CLUSTER" "$extra_images" >&2; fi
+# One load for all: their shared layers (base, packages) are saved and imported once.
+"$KIND" load docker-image --name "$CLUSTER" "${app_images[@]}" "$BURNER" >&2
+log "cluster Ready with ${#app_images[@]} app images and the burner loaded at $(elapsed)"
 
 "$ROOT/e2e/kind/smoke.sh" "${app_images[0]}"
 log "smoke check passed at $(elapsed)"
 
-if [[ $MODE == offline ]] || $SMOKE_ONLY; then
+if $SMOKE_ONLY; then
   log "done ($MODE mode, smoke only) in $(elapsed)"
   exit 0
 fi
 
-# kwok in the cluster: the same fake nodes, stages and usage rules as the local path, so
-# the suites' pods (nodeSelector type=kwok) never land on the real node.
-log "installing kwok $TANDEM_KWOK_VERSION with Tandem's stages"
-kubectl apply -f "https://github.com/kubernetes-sigs/kwok/releases/download/$TANDEM_KWOK_VERSION/kwok.yaml"
-kubectl -n kube-system rollout status deployment/kwok-controller --timeout=120s
-kubectl apply -f "$ROOT/e2e/control-plane/kwok/"
-"$ROOT/e2e/control-plane/fake-nodes.sh" 3 | kubectl apply -f -
+# kwok (fake nodes, simulated usage) and metrics-server, from the repository's manifests
+# in both modes, then every suite that runs on any cluster: the apps they need they start
+# themselves, as on the local path, so only the CRDs are applied.
+"$ROOT/e2e/kind/addons.sh"
+kubectl apply -f "$ROOT/deploy/crds/" >&2
+log "kwok, metrics-server and the CRDs installed at $(elapsed)"
+if ! $PLATFORM_SUITES_ONLY; then
+  log "running the e2e suites that run on any cluster"
+  (cd "$ROOT" && npx nx test e2e --outputStyle=stream --skip-nx-cache --excludeTaskDependencies)
+  log "suites passed at $(elapsed)"
+fi
 
-log "installing metrics-server $TANDEM_METRICS_SERVER_VERSION"
-kubectl apply -f "https://github.com/kubernetes-sigs/metrics-server/releases/download/$TANDEM_METRICS_SERVER_VERSION/components.yaml"
-kubectl -n kube-system patch deployment metrics-server --type=json -p '[
-  {"op": "add", "path": "/spec/template/spec/containers/0/args/-", "value": "--kubelet-insecure-tls"},
-  {"op": "add", "path": "/spec/template/spec/containers/0/args/-", "value": "--metric-resolution=10s"}]'
-kubectl -n kube-system rollout status deployment/metrics-server --timeout=180s
+"$ROOT/e2e/kind/platform.sh"
+log "platform installed at $(elapsed)"
 
-# The suites start Tandem's apps themselves (as on the local path), so only the CRDs are
-# applied here; the app images above prove the apps build and are loaded for manual use
-# of deploy/<app>/.
-log "applying deploy/crds"
-kubectl apply -f "$ROOT/deploy/crds/"
-
-log "running the e2e suites against kind"
-cd "$ROOT"
-npx nx test e2e --outputStyle=stream
+log "running the installed platform's suites on the real kubelet"
+(cd "$ROOT" && TANDEM_E2E_PLATFORM=installed npx nx test e2e --outputStyle=stream --skip-nx-cache \
+  --excludeTaskDependencies --testPathPatterns='(installed-platform|metrics-adapter)')
+log "done ($MODE mode) in $(elapsed)"

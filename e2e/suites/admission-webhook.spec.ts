@@ -8,10 +8,13 @@ import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
 import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
-import { httpStatusOf } from '../harness/kube.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { waitFor } from '../harness/wait.ts';
+import {
+  createInvalidVpa,
+  UPSTREAM_INVALID_VPA_MESSAGE,
+} from '../harness/webhook-expectations.ts';
 import {
   vpaObjects,
   VPA_GROUP,
@@ -26,7 +29,11 @@ import {
   webhookCertificates,
   type WebhookCertificates,
 } from '../harness/webhook-process.ts';
-import { listPods, waitForRunningPods } from '../harness/workloads.ts';
+import {
+  listPods,
+  ON_FAKE_NODES,
+  waitForRunningPods,
+} from '../harness/workloads.ts';
 
 const ORIGINALS = 'tandem.dev/original-resources';
 const CONFIGURATION = 'vpa-webhook-config';
@@ -53,7 +60,7 @@ const container = (
 /** Pod template of the suite's workloads: a main container, a sidecar, an init container. */
 function podSpec(): V1Pod['spec'] {
   return {
-    nodeSelector: { type: 'kwok' },
+    ...ON_FAKE_NODES,
     initContainers: [container('init', INIT_RESOURCES)],
     containers: [
       container('app', APP_RESOURCES),
@@ -269,29 +276,10 @@ describeLocal(
     });
 
     it('refuses an invalid VPA with upstream’s message', async () => {
-      const error = await vpas
-        .createVpa('invalid', 'web', {
-          resourcePolicy: {
-            containerPolicies: [
-              {
-                containerName: 'app',
-                minAllowed: { cpu: '2' },
-                maxAllowed: { cpu: '1' },
-              },
-            ],
-          },
-        })
-        .then(
-          () => undefined,
-          (caught: unknown) => caught,
-        );
-      expect(httpStatusOf(error)).toBe(422);
-      const status = JSON.parse(String((error as { body?: unknown }).body)) as {
-        message?: string;
-      };
-      expect(status.message).toMatch(
-        /admission webhook "vpa.k8s.io" denied the request: .*maxAllowed.cpu.*max resource for cpu is lower than min/,
-      );
+      expect(await createInvalidVpa(vpas, 'invalid', 'web')).toEqual({
+        status: 422,
+        message: expect.stringMatching(UPSTREAM_INVALID_VPA_MESSAGE),
+      });
     });
 
     it('answers garbage with a 4xx and a reason, and keeps serving', async () => {

@@ -7,7 +7,12 @@ import {
 } from '../harness/load-driver.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { waitFor } from '../harness/wait.ts';
-import { runDeployment, waitForRunningPods } from '../harness/workloads.ts';
+import {
+  createDeploymentOfPods,
+  ON_FAKE_NODES,
+  runDeployment,
+  waitForRunningPods,
+} from '../harness/workloads.ts';
 
 const { kube, namespace: currentNamespace } = useTestNamespace('load');
 let namespace: string;
@@ -138,35 +143,21 @@ async function runTwoContainerDeployment(
   name: string,
   replicas: number,
 ): Promise<V1Pod[]> {
-  const labels = { app: name };
   const requests = { cpu: '100m', memory: '64Mi' };
-  await kube.apps.createNamespacedDeployment({
-    namespace,
-    body: {
-      metadata: { name, labels },
-      spec: {
-        replicas,
-        selector: { matchLabels: labels },
-        template: {
-          metadata: { labels },
-          spec: {
-            nodeSelector: { type: 'kwok' },
-            containers: [
-              {
-                name: 'app',
-                image: 'registry.invalid/tandem-demo:1',
-                resources: { requests },
-              },
-              {
-                name: 'sidecar',
-                image: 'registry.invalid/tandem-sidecar:1',
-                resources: { requests },
-              },
-            ],
-          },
-        },
+  await createDeploymentOfPods(kube, namespace, name, replicas, {
+    ...ON_FAKE_NODES,
+    containers: [
+      {
+        name: 'app',
+        image: 'registry.invalid/tandem-demo:1',
+        resources: { requests },
       },
-    },
+      {
+        name: 'sidecar',
+        image: 'registry.invalid/tandem-sidecar:1',
+        resources: { requests },
+      },
+    ],
   });
   return waitForRunningPods(kube, namespace, name, replicas);
 }

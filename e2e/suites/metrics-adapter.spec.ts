@@ -7,12 +7,9 @@ import {
   type V2MetricSpec,
 } from '@kubernetes/client-node';
 import { parseCpuMillicores } from '@tandem/vpa-api';
-import {
-  startMetricsAdapter,
-  type MetricsAdapter,
-} from '../harness/adapter-process.ts';
+import type { MetricsAdapter } from '../harness/adapter-process.ts';
 import { stopAllApps } from '../harness/app-process.ts';
-import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import { isLocalCluster } from '../harness/cluster-env.ts';
 import { httpStatusOf } from '../harness/kube.ts';
 import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
@@ -24,20 +21,26 @@ import {
   tokenKubeConfig,
   type RawResponse,
 } from '../harness/raw-get.ts';
-import { startRecommender } from '../harness/recommender-process.ts';
+import {
+  platformApps,
+  platformAppsAvailable,
+  type RunningApp,
+} from '../harness/platform-apps.ts';
 import { waitFor } from '../harness/wait.ts';
 import { vpaObjects } from '../harness/vpa-objects.ts';
 import {
-  deleteWebhookConfiguration,
-  startWebhook,
-  webhookCertificates,
-} from '../harness/webhook-process.ts';
-import { startUpdater } from '../harness/updater-process.ts';
-import { listPods } from '../harness/workloads.ts';
+  createDeploymentOfPods,
+  listPods,
+  ON_FAKE_NODES,
+} from '../harness/workloads.ts';
 
-// The adapter, webhook and recommender run as host processes beside the local control plane;
-// the HPAs are the real kube-controller-manager's (5 s sync period in this control plane).
-const describeLocal = isLocalCluster() ? describe : describe.skip;
+// The adapter, webhook, recommender and updater run as host processes beside the local
+// control plane, or as installed by deploy/ on kind (platform-apps.ts); the HPAs are the
+// real kube-controller-manager's (5 s sync period on both clusters).
+const describeOnPlatform = platformAppsAvailable() ? describe : describe.skip;
+// Requests straight to the adapter's port, and moving metrics.k8s.io's APIService aside,
+// need the adapter as a host process and the local control plane's metrics-server.
+const itLocal = isLocalCluster() ? it : it.skip;
 
 const { kube, namespace: currentNamespace } = useTestNamespace('adapter');
 const vpas = vpaObjects(kube, () => currentNamespace());
@@ -45,7 +48,10 @@ const rbac = kube.config.makeApiClient(RbacAuthorizationV1Api);
 const drivers: LoadDriver[] = [];
 /** Deployments (and their HPAs, same names) of the running test, deleted after it. */
 const workloads: string[] = [];
-let adapter: MetricsAdapter;
+/** The suite's adapter; each test's webhook, recommender and updater (stopped after it). */
+const suiteApps = platformApps(kube);
+const testApps = platformApps(kube);
+let adapter: RunningApp & { hostProcess?: MetricsAdapter };
 
 /** The control plane's HPA controller syncs every 5 s (e2e/control-plane/start.sh). */
 const HPA_SYNC_MS = 5_000;
@@ -64,21 +70,10 @@ async function createWorkload(
   replicas: number,
   containers: V1Container[],
 ): Promise<void> {
-  const labels = { app: name };
   workloads.push(name);
-  await kube.apps.createNamespacedDeployment({
-    namespace: currentNamespace(),
-    body: {
-      metadata: { name, labels },
-      spec: {
-        replicas,
-        selector: { matchLabels: labels },
-        template: {
-          metadata: { labels },
-          spec: { nodeSelector: { type: 'kwok' }, containers },
-        },
-      },
-    },
+  await createDeploymentOfPods(kube, currentNamespace(), name, replicas, {
+    ...ON_FAKE_NODES,
+    containers,
   });
 }
 
@@ -174,7 +169,7 @@ function waitForReplicas(
     },
     { timeoutMs, intervalMs: 1000 },
     async () =>
-      `${await describeHpa(name)}; adapter output tail:\n${adapter.process.tail(10)}`,
+      `${await describeHpa(name)}; adapter output tail:\n${await adapter.tail(10)}`,
   );
 }
 
@@ -264,8 +259,11 @@ function adapterGet(
   path: string,
   headers: Record<string, string> = {},
 ): Promise<RawResponse> {
-  return httpsGet(new URL(path, adapter.url), {
-    ca: adapter.ca.certPem,
+  const direct = adapter.hostProcess;
+  if (direct === undefined)
+    throw new Error('a direct GET needs the adapter as a host process');
+  return httpsGet(new URL(path, direct.url), {
+    ca: direct.ca.certPem,
     headers,
   });
 }
@@ -286,18 +284,19 @@ async function waitForStatus(
     },
     { timeoutMs, intervalMs: 500 },
     async () =>
-      `${last === undefined ? 'no answer' : describeResponse(last)}; adapter output tail:\n${adapter.process.tail(10)}`,
+      `${last === undefined ? 'no answer' : describeResponse(last)}; adapter output tail:\n${await adapter.tail(10)}`,
   );
 }
 
-describeLocal('the metrics adapter under the real HPA controller', () => {
+describeOnPlatform('the metrics adapter under the real HPA controller', () => {
   beforeAll(async () => {
     await installTandemCrds(kube);
-    adapter = await startMetricsAdapter(kube, clusterKubeconfig());
+    adapter = await suiteApps.metricsAdapter();
   });
 
   afterEach(async () => {
     await Promise.all(drivers.splice(0).map((driver) => driver.stop()));
+    await testApps.stopAll();
     const ignoreMissing = (error: unknown) => {
       if (httpStatusOf(error) !== 404) throw error;
     };
@@ -323,22 +322,12 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
       await setMetricsServicePort(metricsServicePort);
       await waitForMetricsApiAvailable();
     }
-    await adapter?.stop();
+    await suiteApps.stopAll();
     await stopAllApps();
-    await deleteWebhookConfiguration(kube);
   });
 
   it('keeps the HPA honest after the VPA lowers requests, where the native HPA over-scales (headline)', async () => {
-    const webhook = await startWebhook({
-      kubeconfig: clusterKubeconfig(),
-      certificates: await webhookCertificates(),
-      extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
-    });
-    await waitFor('the webhook to register', async () =>
-      webhook.entries().some((entry) => entry.msg === 'webhook registered')
-        ? true
-        : undefined,
-    );
+    await testApps.webhook();
     // 500m requested, 1000m of load in total, a 50 % target: the load calls for 4 replicas.
     const LOAD_CALLS_FOR = 4;
     const resources = {
@@ -359,10 +348,7 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
     );
 
     // The recommender watches both workloads and lowers their CPU target below 500m.
-    const recommender = await startRecommender({
-      kubeconfig: clusterKubeconfig(),
-      intervalSeconds: 5,
-    });
+    const recommender = await testApps.recommender(5);
     for (const name of ['native', 'tandem'])
       await vpas.waitForRecommendation(
         name,
@@ -371,21 +357,18 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
           accept: (recommendation) =>
             parseCpuMillicores(recommendation.target?.cpu ?? '1') < 400,
           timeoutMs: 180_000,
-          context: () => `recommender output tail:\n${recommender.tail(10)}`,
+          context: async () =>
+            `recommender output tail:\n${await recommender.tail(10)}`,
         },
       );
 
     // The updater now evicts the pods, half a workload at a time, and the webhook gives
     // their replacements the recommended requests. The requests are within the recommended
     // range, so upstream's 12 h wait for such pods is shortened to 10 s.
-    await startUpdater({
-      kubeconfig: clusterKubeconfig(),
-      intervalSeconds: 2,
-      extraArgs: [
-        `--vpa-object-namespace=${currentNamespace()}`,
-        '--in-recommendation-bounds-eviction-lifetime-threshold=10s',
-      ],
-    });
+    await testApps.updater(2, [
+      `--vpa-object-namespace=${currentNamespace()}`,
+      '--in-recommendation-bounds-eviction-lifetime-threshold=10s',
+    ]);
     await waitFor(
       'every pod of both workloads to carry the recommended requests',
       async () => {
@@ -430,8 +413,6 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
       ),
       state: expect.stringContaining('ValidMetricFound'),
     });
-    await recommender.stop();
-    await webhook.stop();
   });
 
   it('scales on the busy main container alone, where the native HPA averages in an idle sidecar and stays put', async () => {
@@ -543,7 +524,7 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
       },
       { timeoutMs: 90_000, intervalMs: 1000 },
       async () =>
-        `${await describeHpa(name)}; adapter output tail:\n${adapter.process.tail(10)}`,
+        `${await describeHpa(name)}; adapter output tail:\n${await adapter.tail(10)}`,
     );
     expect({
       replicas: await replicasOf(name),
@@ -551,151 +532,163 @@ describeLocal('the metrics adapter under the real HPA controller', () => {
     }).toEqual({ replicas: 3, metric: 'cpu_utilization_of_limit' });
   });
 
-  it('refuses callers without credentials or RBAC, directly and through the aggregator, and serves them once RBAC allows', async () => {
-    const namespace = currentNamespace();
-    const path = podsMetricPath('cpu_usage');
+  itLocal(
+    'refuses callers without credentials or RBAC, directly and through the aggregator, and serves them once RBAC allows',
+    async () => {
+      const namespace = currentNamespace();
+      const path = podsMetricPath('cpu_usage');
 
-    // (a) Front-proxy headers from a client with no certificate are not believed.
-    const impostor = await adapterGet(path, {
-      'X-Remote-User': 'system:admin',
-      'X-Remote-Group': 'system:masters',
-    });
-    expect({ status: impostor.status, body: impostor.body }).toEqual({
-      status: 401,
-      body: expect.objectContaining({ kind: 'Status', code: 401 }),
-    });
+      // (a) Front-proxy headers from a client with no certificate are not believed.
+      const impostor = await adapterGet(path, {
+        'X-Remote-User': 'system:admin',
+        'X-Remote-Group': 'system:masters',
+      });
+      expect({ status: impostor.status, body: impostor.body }).toEqual({
+        status: 401,
+        body: expect.objectContaining({ kind: 'Status', code: 401 }),
+      });
 
-    // (b) A ServiceAccount with no RBAC: authenticated, but not authorized.
-    const serviceAccount = 'metrics-reader';
-    const user = `system:serviceaccount:${namespace}:${serviceAccount}`;
-    await kube.core.createNamespacedServiceAccount({
-      namespace,
-      body: { metadata: { name: serviceAccount } },
-    });
-    const token = (
-      await kube.core.createNamespacedServiceAccountToken({
+      // (b) A ServiceAccount with no RBAC: authenticated, but not authorized.
+      const serviceAccount = 'metrics-reader';
+      const user = `system:serviceaccount:${namespace}:${serviceAccount}`;
+      await kube.core.createNamespacedServiceAccount({
         namespace,
-        name: serviceAccount,
-        body: { spec: { audiences: [], expirationSeconds: 600 } },
-      })
-    ).status?.token;
-    if (token === undefined) throw new Error('no token for the ServiceAccount');
-    const asReader = tokenKubeConfig(kube.config, token);
-    const bearer = { Authorization: `Bearer ${token}` };
-
-    const direct = await adapterGet(path, bearer);
-    expect({ status: direct.status, body: direct.body }).toEqual({
-      status: 403,
-      body: expect.objectContaining({
-        kind: 'Status',
-        code: 403,
-        reason: 'Forbidden',
-        message: expect.stringContaining(`User "${user}"`),
-      }),
-    });
-    const aggregated = await apiServerGet(asReader, path);
-    expect({ status: aggregated.status, body: aggregated.body }).toEqual({
-      status: 403,
-      body: expect.objectContaining({
-        kind: 'Status',
-        code: 403,
-        message: expect.stringContaining(`User "${user}"`),
-      }),
-    });
-
-    // (c) Granted get on pods/cpu_usage: the same read through the aggregator answers.
-    await rbac.createNamespacedRole({
-      namespace,
-      body: {
-        metadata: { name: serviceAccount },
-        rules: [
-          {
-            apiGroups: ['custom.metrics.k8s.io'],
-            resources: ['pods/cpu_usage'],
-            verbs: ['get'],
-          },
-        ],
-      },
-    });
-    await rbac.createNamespacedRoleBinding({
-      namespace,
-      body: {
-        metadata: { name: serviceAccount },
-        roleRef: {
-          apiGroup: 'rbac.authorization.k8s.io',
-          kind: 'Role',
+        body: { metadata: { name: serviceAccount } },
+      });
+      const token = (
+        await kube.core.createNamespacedServiceAccountToken({
+          namespace,
           name: serviceAccount,
-        },
-        subjects: [{ kind: 'ServiceAccount', name: serviceAccount, namespace }],
-      },
-    });
-    // RBAC and the adapter's 10 s decision cache catch up within a few seconds.
-    const allowed = await waitForStatus(
-      `${user} to read ${path} through the aggregator`,
-      () => apiServerGet(asReader, path),
-      200,
-    );
-    expect(allowed.body).toEqual(
-      expect.objectContaining({
-        kind: 'MetricValueList',
-        apiVersion: 'custom.metrics.k8s.io/v1beta2',
-        items: expect.any(Array),
-      }),
-    );
-    // Only that metric: another one stays refused.
-    const other = await apiServerGet(asReader, podsMetricPath('memory_usage'));
-    expect(other.status).toBe(403);
-  });
+          body: { spec: { audiences: [], expirationSeconds: 600 } },
+        })
+      ).status?.token;
+      if (token === undefined)
+        throw new Error('no token for the ServiceAccount');
+      const asReader = tokenKubeConfig(kube.config, token);
+      const bearer = { Authorization: `Bearer ${token}` };
 
-  it('keeps discovery up and answers 503 naming the source while metrics.k8s.io is down, then serves again', async () => {
-    const path = podsMetricPath('cpu_usage');
-    const discovery = '/apis/custom.metrics.k8s.io/v1beta2';
-    metricsServicePort = await readMetricsServicePort();
-    expect(metricsServicePort).toEqual(expect.any(Number));
-    await waitForStatus(
-      'a first metric read',
-      () => apiServerGet(kube.config, path),
-      200,
-    );
-
-    await setMetricsServicePort(CLOSED_PORT);
-    try {
-      // The adapter reuses a namespace's usage for 5 s (--metrics-cache-ttl here).
-      const down = await waitForStatus(
-        'a metric read to fail while metrics.k8s.io is down',
-        () => apiServerGet(kube.config, path),
-        503,
-      );
-      expect(down.body).toEqual(
-        expect.objectContaining({
-          kind: 'Status',
-          code: 503,
-          reason: 'ServiceUnavailable',
-          message: expect.stringMatching(
-            /^unable to read pod usage for namespace \S+ from metrics\.k8s\.io: /,
-          ),
-        }),
-      );
-      const listed = await apiServerGet(kube.config, discovery);
-      expect({ status: listed.status, body: listed.body }).toEqual({
-        status: 200,
+      const direct = await adapterGet(path, bearer);
+      expect({ status: direct.status, body: direct.body }).toEqual({
+        status: 403,
         body: expect.objectContaining({
-          kind: 'APIResourceList',
-          groupVersion: 'custom.metrics.k8s.io/v1beta2',
+          kind: 'Status',
+          code: 403,
+          reason: 'Forbidden',
+          message: expect.stringContaining(`User "${user}"`),
         }),
       });
-    } finally {
-      await setMetricsServicePort(metricsServicePort ?? 0);
-    }
-    await waitForMetricsApiAvailable();
-    const again = await waitForStatus(
-      'metric reads to answer again once metrics.k8s.io is back',
-      () => apiServerGet(kube.config, path),
-      200,
-      90_000,
-    );
-    expect(again.body).toEqual(
-      expect.objectContaining({ kind: 'MetricValueList' }),
-    );
-  });
+      const aggregated = await apiServerGet(asReader, path);
+      expect({ status: aggregated.status, body: aggregated.body }).toEqual({
+        status: 403,
+        body: expect.objectContaining({
+          kind: 'Status',
+          code: 403,
+          message: expect.stringContaining(`User "${user}"`),
+        }),
+      });
+
+      // (c) Granted get on pods/cpu_usage: the same read through the aggregator answers.
+      await rbac.createNamespacedRole({
+        namespace,
+        body: {
+          metadata: { name: serviceAccount },
+          rules: [
+            {
+              apiGroups: ['custom.metrics.k8s.io'],
+              resources: ['pods/cpu_usage'],
+              verbs: ['get'],
+            },
+          ],
+        },
+      });
+      await rbac.createNamespacedRoleBinding({
+        namespace,
+        body: {
+          metadata: { name: serviceAccount },
+          roleRef: {
+            apiGroup: 'rbac.authorization.k8s.io',
+            kind: 'Role',
+            name: serviceAccount,
+          },
+          subjects: [
+            { kind: 'ServiceAccount', name: serviceAccount, namespace },
+          ],
+        },
+      });
+      // RBAC and the adapter's 10 s decision cache catch up within a few seconds.
+      const allowed = await waitForStatus(
+        `${user} to read ${path} through the aggregator`,
+        () => apiServerGet(asReader, path),
+        200,
+      );
+      expect(allowed.body).toEqual(
+        expect.objectContaining({
+          kind: 'MetricValueList',
+          apiVersion: 'custom.metrics.k8s.io/v1beta2',
+          items: expect.any(Array),
+        }),
+      );
+      // Only that metric: another one stays refused.
+      const other = await apiServerGet(
+        asReader,
+        podsMetricPath('memory_usage'),
+      );
+      expect(other.status).toBe(403);
+    },
+  );
+
+  itLocal(
+    'keeps discovery up and answers 503 naming the source while metrics.k8s.io is down, then serves again',
+    async () => {
+      const path = podsMetricPath('cpu_usage');
+      const discovery = '/apis/custom.metrics.k8s.io/v1beta2';
+      metricsServicePort = await readMetricsServicePort();
+      expect(metricsServicePort).toEqual(expect.any(Number));
+      await waitForStatus(
+        'a first metric read',
+        () => apiServerGet(kube.config, path),
+        200,
+      );
+
+      await setMetricsServicePort(CLOSED_PORT);
+      try {
+        // The adapter reuses a namespace's usage for 5 s (--metrics-cache-ttl here).
+        const down = await waitForStatus(
+          'a metric read to fail while metrics.k8s.io is down',
+          () => apiServerGet(kube.config, path),
+          503,
+        );
+        expect(down.body).toEqual(
+          expect.objectContaining({
+            kind: 'Status',
+            code: 503,
+            reason: 'ServiceUnavailable',
+            message: expect.stringMatching(
+              /^unable to read pod usage for namespace \S+ from metrics\.k8s\.io: /,
+            ),
+          }),
+        );
+        const listed = await apiServerGet(kube.config, discovery);
+        expect({ status: listed.status, body: listed.body }).toEqual({
+          status: 200,
+          body: expect.objectContaining({
+            kind: 'APIResourceList',
+            groupVersion: 'custom.metrics.k8s.io/v1beta2',
+          }),
+        });
+      } finally {
+        await setMetricsServicePort(metricsServicePort ?? 0);
+      }
+      await waitForMetricsApiAvailable();
+      const again = await waitForStatus(
+        'metric reads to answer again once metrics.k8s.io is back',
+        () => apiServerGet(kube.config, path),
+        200,
+        90_000,
+      );
+      expect(again.body).toEqual(
+        expect.objectContaining({ kind: 'MetricValueList' }),
+      );
+    },
+  );
 });

@@ -19,7 +19,11 @@ import {
 import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
 import { condition, vpaObjects, type Vpa } from '../harness/vpa-objects.ts';
-import { runDeployment, waitForRunningPods } from '../harness/workloads.ts';
+import {
+  ON_FAKE_NODES,
+  runDeployment,
+  waitForRunningPods,
+} from '../harness/workloads.ts';
 
 // Target kinds beyond Deployment: a well-known controller read from its list+watch cache,
 // and a custom resource read through its scale subresource.
@@ -123,7 +127,7 @@ describeLocal('the recommender resolves targets of any scalable kind', () => {
               },
             },
             spec: {
-              nodeSelector: { type: 'kwok' },
+              ...ON_FAKE_NODES,
               containers: [
                 {
                   name: 'app',

@@ -13,6 +13,7 @@ import {
   type ReceivedSpan,
 } from '../harness/otlp-receiver.ts';
 import { waitFor } from '../harness/wait.ts';
+import { ON_FAKE_NODES } from '../harness/workloads.ts';
 import {
   deleteWebhookConfiguration,
   startWebhook,
@@ -78,7 +79,7 @@ describeLocal(
         body: {
           metadata: { name: 'traced' },
           spec: {
-            nodeSelector: { type: 'kwok' },
+            ...ON_FAKE_NODES,
             containers: [
               { name: 'app', image: 'registry.invalid/tandem-e2e:1' },
             ],

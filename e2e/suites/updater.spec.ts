@@ -18,7 +18,8 @@ import {
 import { waitFor } from '../harness/wait.ts';
 import {
   vpaObjects,
-  type ContainerRecommendation,
+  appRecommendation,
+  MANUAL_RECOMMENDER,
 } from '../harness/vpa-objects.ts';
 import {
   deleteWebhookConfiguration,
@@ -36,7 +37,6 @@ const vpas = vpaObjects(kube, () => currentNamespace());
 const perTest: AppProcess[] = [];
 
 /** VPAs whose recommendation the test writes: the running recommender leaves them alone. */
-const MANUAL = { recommenders: [{ name: 'manual' }] };
 const INTERVAL_SECONDS = 2;
 
 async function updater(
@@ -53,20 +53,9 @@ async function updater(
   return started;
 }
 
-function recommendation(
-  target: string,
-  lower: string,
-  upper: string,
-): ContainerRecommendation[] {
-  return [
-    {
-      containerName: 'app',
-      target: { cpu: target, memory: '64Mi' },
-      lowerBound: { cpu: lower, memory: '32Mi' },
-      upperBound: { cpu: upper, memory: '128Mi' },
-    },
-  ];
-}
+/** The CPU bounds given; memory always 64Mi within [32Mi, 128Mi]. */
+const recommendation = (target: string, lower: string, upper: string) =>
+  appRecommendation([target, lower, upper], ['64Mi', '32Mi', '128Mi']);
 
 const cpuRequestOf = (pod: V1Pod) =>
   pod.spec?.containers[0]?.resources?.requests?.['cpu'] ?? '';
@@ -253,7 +242,7 @@ describeLocal('the updater on the real control plane', () => {
       memoryRequest: '64Mi',
     });
     await vpas.createVpa('resizable', 'resizable', {
-      ...MANUAL,
+      ...MANUAL_RECOMMENDER,
       updatePolicy: { updateMode: 'InPlaceOrRecreate' },
     });
     await vpas.writeRecommendation(
@@ -372,7 +361,7 @@ describeLocal('the updater on the real control plane', () => {
       memoryRequest: '64Mi',
     });
     await vpas.createVpa('watched', 'watched', {
-      ...MANUAL,
+      ...MANUAL_RECOMMENDER,
       updatePolicy: { updateMode: 'Recreate' },
     });
     await vpas.writeRecommendation(

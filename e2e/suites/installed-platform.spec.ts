@@ -1,0 +1,399 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import {
+  AdmissionregistrationV1Api,
+  CoordinationV1Api,
+  type V1Container,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import {
+  clusterKubeconfig,
+  isInstalledPlatform,
+} from '../harness/cluster-env.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import { installedLogs, PLATFORM_NAMESPACE } from '../harness/platform-apps.ts';
+import { apiServerGet, describeResponse } from '../harness/raw-get.ts';
+import {
+  vpaObjects,
+  appRecommendation,
+  MANUAL_RECOMMENDER,
+} from '../harness/vpa-objects.ts';
+import { waitFor } from '../harness/wait.ts';
+import {
+  createInvalidVpa,
+  UPSTREAM_INVALID_VPA_MESSAGE,
+} from '../harness/webhook-expectations.ts';
+import {
+  createDeploymentOfPods,
+  listPods,
+  waitForRunningPods,
+} from '../harness/workloads.ts';
+
+// The platform as a user installs it (`kubectl apply -k deploy/`, e2e/kind/platform.sh)
+// on kind, whose node runs a real kubelet: the API server calls the webhook and the
+// adapter through their Services, and the updater's in-place resizes are carried out by
+// the kubelet, down to the container's cgroup.
+const describeInstalled = isInstalledPlatform() ? describe : describe.skip;
+
+const { kube, namespace: currentNamespace } = useTestNamespace('installed');
+const vpas = vpaObjects(kube, () => currentNamespace());
+const run = promisify(execFile);
+
+/** Built by e2e/kind/run.sh from e2e/kind/cpu-burner and loaded into the cluster. */
+const BURNER_IMAGE = 'tandem/cpu-burner:1';
+const ORIGINALS = 'tandem.dev/original-resources';
+/** The installed updater runs upstream's default interval (1 min); a resize takes one. */
+const UPDATER_CYCLE_MS = 60_000;
+
+/** The CPU bounds given; memory always 32Mi within [16Mi, 64Mi]. */
+const recommendation = (target: string, lower: string, upper: string) =>
+  appRecommendation([target, lower, upper], ['32Mi', '16Mi', '64Mi']);
+
+/** A Deployment of real pods on kind's node (never pulled: the image is loaded). */
+async function createRealDeployment(
+  name: string,
+  replicas: number,
+  container: Omit<V1Container, 'name' | 'image'>,
+): Promise<V1Pod[]> {
+  await createDeploymentOfPods(kube, currentNamespace(), name, replicas, {
+    terminationGracePeriodSeconds: 1,
+    containers: [
+      {
+        name: 'app',
+        image: BURNER_IMAGE,
+        imagePullPolicy: 'Never',
+        ...container,
+      },
+    ],
+  });
+  return waitForRunningPods(kube, currentNamespace(), name, replicas, 120_000);
+}
+
+async function kubectl(...args: string[]): Promise<string> {
+  const { stdout } = await run('kubectl', args, {
+    env: { ...process.env, KUBECONFIG: clusterKubeconfig() },
+  });
+  return stdout.trim();
+}
+
+/**
+ * The container's CPU cgroup as the kernel holds it, read from inside the container:
+ * the CFS quota (from the limit) and the shares (v1) or weight (v2, from the request).
+ */
+async function cpuCgroupOf(
+  pod: string,
+): Promise<{ quota: number; sharesOrWeight: number; version: 1 | 2 }> {
+  const script = [
+    'if [ -f /sys/fs/cgroup/cpu.max ]; then',
+    '  echo 2; cut -d" " -f1 /sys/fs/cgroup/cpu.max; cat /sys/fs/cgroup/cpu.weight;',
+    'else',
+    '  echo 1; cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.shares;',
+    'fi',
+  ].join(' ');
+  const [version, quota, sharesOrWeight] = (
+    await kubectl(
+      '-n',
+      currentNamespace(),
+      'exec',
+      pod,
+      '--',
+      'sh',
+      '-c',
+      script,
+    )
+  ).split(/\s+/);
+  return {
+    version: version === '2' ? 2 : 1,
+    quota: Number(quota),
+    sharesOrWeight: Number(sharesOrWeight),
+  };
+}
+
+/** What the kubelet writes for a CPU request: shares on v1, their weight on v2. */
+function expectedSharesOrWeight(millicores: number, version: 1 | 2): number {
+  const shares = Math.floor((millicores * 1024) / 1000);
+  return version === 1
+    ? shares
+    : 1 + Math.floor(((shares - 2) * 9999) / 262142);
+}
+
+const cpuRequestOf = (pod: V1Pod) =>
+  pod.spec?.containers[0]?.resources?.requests?.['cpu'];
+
+function describePod(pod: V1Pod | undefined): string {
+  if (pod === undefined) return 'no pod';
+  const status = pod.status?.containerStatuses?.[0];
+  return JSON.stringify({
+    name: pod.metadata?.name,
+    uid: pod.metadata?.uid,
+    spec: pod.spec?.containers[0]?.resources,
+    allocated: status?.resources,
+    restarts: status?.restartCount,
+    conditions: pod.status?.conditions?.map(
+      (condition) =>
+        `${condition.type}=${condition.status}:${condition.reason ?? ''}`,
+    ),
+  });
+}
+
+const WEBHOOK_DEPLOYMENT = 'tandem-admission-webhook';
+/** The Secret the webhook's init container fills with its CA and serving certificate. */
+const WEBHOOK_SECRET = 'tandem-admission-webhook-certs';
+
+/** Scales the installed webhook and waits until exactly that many replicas serve. */
+async function scaleWebhook(replicas: number): Promise<void> {
+  await kube.apps.patchNamespacedDeploymentScale({
+    namespace: PLATFORM_NAMESPACE,
+    name: WEBHOOK_DEPLOYMENT,
+    body: [{ op: 'replace', path: '/spec/replicas', value: replicas }],
+  });
+  await waitFor(
+    `${WEBHOOK_DEPLOYMENT} at ${replicas} serving replicas`,
+    async () => {
+      const pods = await kube.core.listNamespacedPod({
+        namespace: PLATFORM_NAMESPACE,
+        labelSelector: `app.kubernetes.io/name=${WEBHOOK_DEPLOYMENT}`,
+      });
+      const ready = pods.items.filter((pod) =>
+        pod.status?.conditions?.some(
+          (condition) =>
+            condition.type === 'Ready' && condition.status === 'True',
+        ),
+      );
+      return pods.items.length === replicas && ready.length === replicas
+        ? true
+        : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 1000 },
+  );
+}
+
+describeInstalled(
+  'the platform installed with `kubectl apply -k deploy/`, on a real kubelet',
+  () => {
+    it('gives new pods the recommendation through the webhook’s Service, and records what was declared', async () => {
+      await vpas.createVpa('web', 'web', {
+        ...MANUAL_RECOMMENDER,
+        updatePolicy: { updateMode: 'Initial' },
+      });
+      await vpas.writeRecommendation(
+        'web',
+        recommendation('120m', '100m', '200m'),
+      );
+      const declared = {
+        requests: { cpu: '50m', memory: '32Mi' },
+        limits: { cpu: '100m', memory: '64Mi' },
+      };
+      const pods = await createRealDeployment('web', 2, {
+        command: ['sleep', 'infinity'],
+        resources: declared,
+      });
+      for (const pod of pods) {
+        const context = `${describePod(pod)}; webhook:\n${await installedLogs(kube, 'admission-webhook', 15)}`;
+        expect({
+          resources: pod.spec?.containers[0]?.resources,
+          originals: JSON.parse(
+            pod.metadata?.annotations?.[ORIGINALS] ?? 'null',
+          ) as unknown,
+          context,
+        }).toEqual({
+          // The declared limit-to-request ratio (2) is kept.
+          resources: {
+            requests: { cpu: '120m', memory: '32Mi' },
+            limits: { cpu: '240m', memory: '64Mi' },
+          },
+          originals: { app: declared },
+          context,
+        });
+      }
+    });
+
+    it('registered itself by its Service, fail-open, with the CA its init container made', async () => {
+      const configuration = await kube.config
+        .makeApiClient(AdmissionregistrationV1Api)
+        .readMutatingWebhookConfiguration({ name: 'vpa-webhook-config' });
+      const [entry, ...others] = configuration.webhooks ?? [];
+      const secret = await kube.core.readNamespacedSecret({
+        namespace: PLATFORM_NAMESPACE,
+        name: WEBHOOK_SECRET,
+      });
+      expect({
+        others,
+        name: entry?.name,
+        failurePolicy: entry?.failurePolicy,
+        service: entry?.clientConfig.service,
+        caBundle: entry?.clientConfig.caBundle,
+      }).toEqual({
+        others: [],
+        name: 'vpa.k8s.io',
+        failurePolicy: 'Ignore',
+        service: expect.objectContaining({
+          namespace: PLATFORM_NAMESPACE,
+          name: 'vpa-webhook',
+        }),
+        caBundle: secret.data?.['caCert.pem'],
+      });
+    });
+
+    it('refuses an invalid VPA with upstream’s message', async () => {
+      expect(await createInvalidVpa(vpas, 'invalid', 'web')).toEqual({
+        status: 422,
+        message: expect.stringMatching(UPSTREAM_INVALID_VPA_MESSAGE),
+      });
+    });
+
+    it('renews upstream’s status Lease, and exports upstream’s admission metrics', async () => {
+      const leases = kube.config.makeApiClient(CoordinationV1Api);
+      const renewTime = async () =>
+        new Date(
+          (
+            await leases.readNamespacedLease({
+              // The webhook's own namespace, where the updater looks for it too.
+              namespace: PLATFORM_NAMESPACE,
+              name: 'vpa-admission-controller',
+            })
+          ).spec?.renewTime ?? 0,
+        ).getTime();
+      const first = await renewTime();
+      // Upstream's --status-lease-update-interval is 10 s.
+      await waitFor(
+        'the status Lease to be renewed',
+        async () => ((await renewTime()) > first ? true : undefined),
+        { timeoutMs: 30_000 },
+        async () => installedLogs(kube, 'admission-webhook', 15),
+      );
+      // Through the API server's proxy to each webhook pod's ops port; the pods of the
+      // first test went through one of them.
+      const pods = await kube.core.listNamespacedPod({
+        namespace: PLATFORM_NAMESPACE,
+        labelSelector: 'app.kubernetes.io/name=tandem-admission-webhook',
+      });
+      const bodies = await Promise.all(
+        pods.items.map(async (pod) => {
+          const answer = await apiServerGet(
+            kube.config,
+            `/api/v1/namespaces/${PLATFORM_NAMESPACE}/pods/${pod.metadata?.name}:8944/proxy/metrics`,
+          );
+          expect({
+            status: answer.status,
+            text: answer.text.slice(0, 300),
+          }).toEqual({
+            status: 200,
+            text: expect.any(String),
+          });
+          return answer.text;
+        }),
+      );
+      expect(bodies.join('\n')).toMatch(
+        /vpa_admission_controller_admission_pods_total\{applied="true"\} [1-9]/,
+      );
+    });
+
+    it('fails open: with the webhook scaled to zero, pods are still created, as declared', async () => {
+      await scaleWebhook(0);
+      try {
+        const [pod] = await createRealDeployment('unserved', 1, {
+          command: ['sleep', 'infinity'],
+          resources: { requests: { cpu: '50m', memory: '32Mi' } },
+        });
+        expect({
+          originals: pod?.metadata?.annotations?.[ORIGINALS],
+          requests: pod?.spec?.containers[0]?.resources?.requests,
+        }).toEqual({
+          originals: undefined,
+          requests: { cpu: '50m', memory: '32Mi' },
+        });
+      } finally {
+        await scaleWebhook(2);
+      }
+    });
+
+    it('serves custom.metrics.k8s.io through the aggregator and the adapter’s Service', async () => {
+      const discovery = await apiServerGet(
+        kube.config,
+        '/apis/custom.metrics.k8s.io/v1beta2',
+      );
+      expect({
+        status: discovery.status,
+        kind: (discovery.body as { kind?: string }).kind,
+        context: describeResponse(discovery),
+      }).toEqual({
+        status: 200,
+        kind: 'APIResourceList',
+        context: expect.any(String),
+      });
+      const names = (
+        discovery.body as { resources: { name: string }[] }
+      ).resources.map((resource) => resource.name);
+      expect(names).toContain('pods/cpu_utilization_of_original_request');
+    });
+
+    it('resizes a running pod in place: same UID, no restart, and the cgroup follows', async () => {
+      const [pod] = await createRealDeployment('burner', 1, {
+        resources: {
+          requests: { cpu: '100m', memory: '32Mi' },
+          limits: { cpu: '200m', memory: '64Mi' },
+        },
+      });
+      const name = pod?.metadata?.name ?? '';
+      const before = await cpuCgroupOf(name);
+      expect(before).toEqual({
+        version: before.version,
+        quota: 20_000,
+        sharesOrWeight: expectedSharesOrWeight(100, before.version),
+      });
+
+      await vpas.createVpa('burner', 'burner', {
+        ...MANUAL_RECOMMENDER,
+        updatePolicy: { updateMode: 'InPlaceOrRecreate', minReplicas: 1 },
+      });
+      await vpas.writeRecommendation(
+        'burner',
+        recommendation('300m', '250m', '400m'),
+      );
+      // Resized when the kubelet reports the new allocation in the pod's status (and the
+      // updater's second write, the annotation, has landed).
+      const resized = await waitFor(
+        'the burner resized in place to 300m, annotated, and the kubelet reporting it',
+        async () => {
+          const [current] = await listPods(kube, currentNamespace(), 'burner');
+          return current !== undefined &&
+            cpuRequestOf(current) === '300m' &&
+            current.metadata?.annotations?.['vpaInPlaceUpdated'] === 'true' &&
+            current.status?.containerStatuses?.[0]?.resources?.requests?.[
+              'cpu'
+            ] === '300m'
+            ? current
+            : undefined;
+        },
+        { timeoutMs: 2 * UPDATER_CYCLE_MS + 30_000, intervalMs: 1000 },
+        async () =>
+          `${describePod((await listPods(kube, currentNamespace(), 'burner'))[0])}\nupdater:\n${await installedLogs(kube, 'updater', 15)}`,
+      );
+      expect({
+        uid: resized.metadata?.uid,
+        restarts: resized.status?.containerStatuses?.[0]?.restartCount,
+        limits: resized.spec?.containers[0]?.resources?.limits,
+      }).toEqual({
+        uid: pod?.metadata?.uid,
+        restarts: 0,
+        // The limit keeps its declared ratio to the request.
+        limits: { cpu: '600m', memory: '64Mi' },
+      });
+      const after = await waitFor(
+        'the container cgroup to hold the new CPU request and limit',
+        async () => {
+          const cgroup = await cpuCgroupOf(name);
+          return cgroup.quota === 60_000 ? cgroup : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 1000 },
+        async () => JSON.stringify(await cpuCgroupOf(name)),
+      );
+      expect(after).toEqual({
+        version: before.version,
+        quota: 60_000,
+        sharesOrWeight: expectedSharesOrWeight(300, before.version),
+      });
+    });
+  },
+);
