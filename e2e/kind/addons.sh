@@ -94,7 +94,7 @@ mapfile -t nodes <<<"$applied"   # node/kwok-node-0 ...
 # Unlike the local control plane's, this cluster has a real node, where the platform's
 # own pods must run: the fake nodes take only pods that tolerate this taint (the suites'
 # pods do: ON_FAKE_NODES in e2e/harness/workloads.ts).
-kubectl taint "${nodes[@]}" kwok.x-k8s.io/node=fake:NoSchedule --overwrite >&2
+kubectl taint nodes "${nodes[@]#node/}" kwok.x-k8s.io/node=fake:NoSchedule --overwrite >&2
 
 log "metrics-server $TANDEM_METRICS_SERVER_VERSION"
 render "$MANIFESTS/metrics-server.yaml" | kubectl apply -f - >&2
