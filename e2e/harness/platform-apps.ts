@@ -75,9 +75,10 @@ export function platformApps(kube: KubeClients): PlatformApps {
     updater: tracked(apps.updater),
     metricsAdapter: tracked(apps.metricsAdapter),
     async stopAll() {
-      const apps = [...running];
+      const started = [...running];
       running.clear();
-      for (const app of apps.reverse()) await app.stop();
+      // Last started first: the updater before the recommender before the webhook.
+      for (const app of started.reverse()) await app.stop();
     },
   };
 }
