@@ -15,9 +15,9 @@ import {
   startRecommender,
   type RecommenderProcess,
 } from '../harness/recommender-process.ts';
-import { waitFor } from '../harness/wait.ts';
 import {
   startWebhook,
+  waitForRegistration,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
 import {
@@ -82,11 +82,7 @@ const webhook = await startWebhook({
   extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
 });
 apps.webhook = webhook;
-await waitFor('the admission webhook to register itself', async () =>
-  webhook.entries().some((entry) => entry.msg === 'webhook registered')
-    ? true
-    : undefined,
-);
+await waitForRegistration(webhook);
 await kube.core.createNamespace({ body: { metadata: { name: NAMESPACE } } });
 
 // The metrics adapter serves custom.metrics.k8s.io through the aggregation layer.

@@ -1,4 +1,4 @@
-import type { V1Deployment } from '@kubernetes/client-node';
+import type { V1Deployment, V1Pod } from '@kubernetes/client-node';
 import {
   clusterKubeconfig,
   isInstalledPlatform,
@@ -12,6 +12,7 @@ import { waitFor } from './wait.ts';
 import {
   deleteWebhookConfiguration,
   startWebhook,
+  waitForRegistration,
   webhookCertificates,
 } from './webhook-process.ts';
 
@@ -92,15 +93,7 @@ function hostProcessApps(kube: KubeClients): Omit<PlatformApps, 'stopAll'> {
         certificates: await webhookCertificates(),
         extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
       });
-      await waitFor(
-        'the webhook to register',
-        async () =>
-          webhook.entries().some((entry) => entry.msg === 'webhook registered')
-            ? true
-            : undefined,
-        {},
-        async () => webhook.tail(10),
-      );
+      await waitForRegistration(webhook);
       return {
         tail: async (lines) => webhook.tail(lines),
         async stop() {
@@ -143,7 +136,7 @@ function hostProcessApps(kube: KubeClients): Omit<PlatformApps, 'stopAll'> {
 
 /** Where deploy/ installs the platform, and how its Deployments are named. */
 export const PLATFORM_NAMESPACE = 'tandem-system';
-const deploymentOf = (app: string) => `tandem-${app}`;
+export const deploymentOf = (app: string) => `tandem-${app}`;
 
 function installedApps(kube: KubeClients): Omit<PlatformApps, 'stopAll'> {
   return {
@@ -263,18 +256,26 @@ async function waitForRollout(kube: KubeClients, name: string): Promise<void> {
   );
 }
 
+/** The pods of the installed app's Deployment, terminating ones included. */
+export async function installedPods(
+  kube: KubeClients,
+  app: string,
+): Promise<V1Pod[]> {
+  const pods = await kube.core.listNamespacedPod({
+    namespace: PLATFORM_NAMESPACE,
+    labelSelector: `app.kubernetes.io/name=${deploymentOf(app)}`,
+  });
+  return pods.items;
+}
+
 /** The last lines each pod of the installed app logged, each pod's under its name. */
 export async function installedLogs(
   kube: KubeClients,
   app: string,
   lines: number,
 ): Promise<string> {
-  const pods = await kube.core.listNamespacedPod({
-    namespace: PLATFORM_NAMESPACE,
-    labelSelector: `app.kubernetes.io/name=${deploymentOf(app)}`,
-  });
   const logs = await Promise.all(
-    pods.items.map(async (pod) => {
+    (await installedPods(kube, app)).map(async (pod) => {
       const name = pod.metadata?.name ?? '';
       const text = await kube.core
         .readNamespacedPodLog({

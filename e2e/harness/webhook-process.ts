@@ -18,6 +18,7 @@ import {
   type AppProcess,
 } from './app-process.ts';
 import { httpStatusOf, type KubeClients } from './kube.ts';
+import { waitFor } from './wait.ts';
 
 const WEBHOOK: AppBinary = {
   project: 'admission-webhook',
@@ -112,6 +113,22 @@ export function startWebhook({
     env,
     readyMessage: 'webhook server listening',
   });
+}
+
+/**
+ * Waits until the webhook logged that it registered `vpa-webhook-config` (after its caches
+ * synced): only then does the API server call it. A timeout shows its last lines.
+ */
+export async function waitForRegistration(webhook: AppProcess): Promise<void> {
+  await waitFor(
+    'the webhook to register vpa-webhook-config',
+    async () =>
+      webhook.entries().some((entry) => entry.msg === 'webhook registered')
+        ? true
+        : undefined,
+    { timeoutMs: 60_000 },
+    async () => webhook.tail(10),
+  );
 }
 
 /** One HTTPS POST to the webhook, trusting `caPem`: status, body and the served certificate. */

@@ -111,7 +111,8 @@ export async function listPods(
   );
 }
 
-function isRunningAndReady(pod: V1Pod): boolean {
+/** Running, and its Ready condition True. */
+export function isRunningAndReady(pod: V1Pod): boolean {
   const ready = pod.status?.conditions?.some(
     (condition) => condition.type === 'Ready' && condition.status === 'True',
   );
@@ -155,3 +156,7 @@ export async function runDeployment(
   await createDeployment(kube, namespace, spec);
   return waitForRunningPods(kube, namespace, spec.name, spec.replicas);
 }
+
+/** The CPU request of the pod's first container, as written ('' when none). */
+export const cpuRequestOf = (pod: V1Pod): string =>
+  pod.spec?.containers[0]?.resources?.requests?.['cpu'] ?? '';

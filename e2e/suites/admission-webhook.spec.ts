@@ -4,7 +4,11 @@ import {
   type V1Container,
   type V1Pod,
 } from '@kubernetes/client-node';
-import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
+import {
+  parseCpuMillicores,
+  parseMemoryBytes,
+  PodAnnotation,
+} from '@tandem/vpa-api';
 import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
@@ -26,6 +30,7 @@ import {
   fingerprintOf,
   postToWebhook,
   startWebhook,
+  waitForRegistration,
   webhookCertificates,
   type WebhookCertificates,
 } from '../harness/webhook-process.ts';
@@ -35,7 +40,7 @@ import {
   waitForRunningPods,
 } from '../harness/workloads.ts';
 
-const ORIGINALS = 'tandem.dev/original-resources';
+const ORIGINALS = PodAnnotation.originalResources;
 const CONFIGURATION = 'vpa-webhook-config';
 
 // The webhook runs as a host process the API server reaches on 127.0.0.1.
@@ -150,15 +155,7 @@ describeLocal(
         certificates,
         extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
       });
-      await waitFor(
-        'the webhook to register vpa-webhook-config',
-        async () =>
-          webhook.entries().some((entry) => entry.msg === 'webhook registered')
-            ? true
-            : undefined,
-        { timeoutMs: 60_000 },
-        async () => logTail(),
-      );
+      await waitForRegistration(webhook);
     });
 
     afterAll(async () => {

@@ -6,12 +6,18 @@ import {
   type V1Container,
   type V1Pod,
 } from '@kubernetes/client-node';
+import { PodAnnotation } from '@tandem/vpa-api';
 import {
   clusterKubeconfig,
   isInstalledPlatform,
 } from '../harness/cluster-env.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
-import { installedLogs, PLATFORM_NAMESPACE } from '../harness/platform-apps.ts';
+import {
+  deploymentOf,
+  installedLogs,
+  installedPods,
+  PLATFORM_NAMESPACE,
+} from '../harness/platform-apps.ts';
 import { apiServerGet, describeResponse } from '../harness/raw-get.ts';
 import {
   vpaObjects,
@@ -24,7 +30,9 @@ import {
   UPSTREAM_INVALID_VPA_MESSAGE,
 } from '../harness/webhook-expectations.ts';
 import {
+  cpuRequestOf,
   createDeploymentOfPods,
+  isRunningAndReady,
   listPods,
   waitForRunningPods,
 } from '../harness/workloads.ts';
@@ -41,7 +49,6 @@ const run = promisify(execFile);
 
 /** Built by e2e/kind/run.sh from e2e/kind/cpu-burner and loaded into the cluster. */
 const BURNER_IMAGE = 'tandem/cpu-burner:1';
-const ORIGINALS = 'tandem.dev/original-resources';
 /** The installed updater runs upstream's default interval (1 min); a resize takes one. */
 const UPDATER_CYCLE_MS = 60_000;
 
@@ -117,9 +124,6 @@ function expectedSharesOrWeight(millicores: number, version: 1 | 2): number {
     : 1 + Math.floor(((shares - 2) * 9999) / 262142);
 }
 
-const cpuRequestOf = (pod: V1Pod) =>
-  pod.spec?.containers[0]?.resources?.requests?.['cpu'];
-
 function describePod(pod: V1Pod | undefined): string {
   if (pod === undefined) return 'no pod';
   const status = pod.status?.containerStatuses?.[0];
@@ -136,7 +140,7 @@ function describePod(pod: V1Pod | undefined): string {
   });
 }
 
-const WEBHOOK_DEPLOYMENT = 'tandem-admission-webhook';
+const WEBHOOK_DEPLOYMENT = deploymentOf('admission-webhook');
 /** The Secret the webhook's init container fills with its CA and serving certificate. */
 const WEBHOOK_SECRET = 'tandem-admission-webhook-certs';
 
@@ -150,17 +154,9 @@ async function scaleWebhook(replicas: number): Promise<void> {
   await waitFor(
     `${WEBHOOK_DEPLOYMENT} at ${replicas} serving replicas`,
     async () => {
-      const pods = await kube.core.listNamespacedPod({
-        namespace: PLATFORM_NAMESPACE,
-        labelSelector: `app.kubernetes.io/name=${WEBHOOK_DEPLOYMENT}`,
-      });
-      const ready = pods.items.filter((pod) =>
-        pod.status?.conditions?.some(
-          (condition) =>
-            condition.type === 'Ready' && condition.status === 'True',
-        ),
-      );
-      return pods.items.length === replicas && ready.length === replicas
+      const pods = await installedPods(kube, 'admission-webhook');
+      return pods.length === replicas &&
+        pods.filter(isRunningAndReady).length === replicas
         ? true
         : undefined;
     },
@@ -188,12 +184,14 @@ describeInstalled(
         command: ['sleep', 'infinity'],
         resources: declared,
       });
+      const webhookLogs = await installedLogs(kube, 'admission-webhook', 15);
       for (const pod of pods) {
-        const context = `${describePod(pod)}; webhook:\n${await installedLogs(kube, 'admission-webhook', 15)}`;
+        const context = `${describePod(pod)}; webhook:\n${webhookLogs}`;
         expect({
           resources: pod.spec?.containers[0]?.resources,
           originals: JSON.parse(
-            pod.metadata?.annotations?.[ORIGINALS] ?? 'null',
+            pod.metadata?.annotations?.[PodAnnotation.originalResources] ??
+              'null',
           ) as unknown,
           context,
         }).toEqual({
@@ -264,12 +262,9 @@ describeInstalled(
       );
       // Through the API server's proxy to each webhook pod's ops port; the pods of the
       // first test went through one of them.
-      const pods = await kube.core.listNamespacedPod({
-        namespace: PLATFORM_NAMESPACE,
-        labelSelector: 'app.kubernetes.io/name=tandem-admission-webhook',
-      });
+      const pods = await installedPods(kube, 'admission-webhook');
       const bodies = await Promise.all(
-        pods.items.map(async (pod) => {
+        pods.map(async (pod) => {
           const answer = await apiServerGet(
             kube.config,
             `/api/v1/namespaces/${PLATFORM_NAMESPACE}/pods/${pod.metadata?.name}:8944/proxy/metrics`,
@@ -297,7 +292,8 @@ describeInstalled(
           resources: { requests: { cpu: '50m', memory: '32Mi' } },
         });
         expect({
-          originals: pod?.metadata?.annotations?.[ORIGINALS],
+          originals:
+            pod?.metadata?.annotations?.[PodAnnotation.originalResources],
           requests: pod?.spec?.containers[0]?.resources?.requests,
         }).toEqual({
           originals: undefined,
@@ -359,7 +355,8 @@ describeInstalled(
           const [current] = await listPods(kube, currentNamespace(), 'burner');
           return current !== undefined &&
             cpuRequestOf(current) === '300m' &&
-            current.metadata?.annotations?.['vpaInPlaceUpdated'] === 'true' &&
+            current.metadata?.annotations?.[PodAnnotation.vpaInPlaceUpdated] ===
+              'true' &&
             current.status?.containerStatuses?.[0]?.resources?.requests?.[
               'cpu'
             ] === '300m'

@@ -17,6 +17,7 @@ import { ON_FAKE_NODES } from '../harness/workloads.ts';
 import {
   deleteWebhookConfiguration,
   startWebhook,
+  waitForRegistration,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
 
@@ -68,11 +69,7 @@ describeLocal(
         extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
         env: OTEL_ENV(receiver.endpoint),
       });
-      await waitFor('the webhook to register', async () =>
-        webhook.entries().some((entry) => entry.msg === 'webhook registered')
-          ? true
-          : undefined,
-      );
+      await waitForRegistration(webhook);
       const namespace = currentNamespace();
       await kube.core.createNamespacedPod({
         namespace,

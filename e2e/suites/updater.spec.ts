@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import { parseCpuMillicores } from '@tandem/vpa-api';
+import { parseCpuMillicores, PodAnnotation } from '@tandem/vpa-api';
 import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
@@ -24,9 +24,10 @@ import {
 import {
   deleteWebhookConfiguration,
   startWebhook,
+  waitForRegistration,
   webhookCertificates,
 } from '../harness/webhook-process.ts';
-import { listPods, runDeployment } from '../harness/workloads.ts';
+import { cpuRequestOf, listPods, runDeployment } from '../harness/workloads.ts';
 
 // The webhook runs as a host process the API server reaches on 127.0.0.1.
 const describeLocal = isLocalCluster() ? describe : describe.skip;
@@ -57,8 +58,6 @@ async function updater(
 const recommendation = (target: string, lower: string, upper: string) =>
   appRecommendation([target, lower, upper], ['64Mi', '32Mi', '128Mi']);
 
-const cpuRequestOf = (pod: V1Pod) =>
-  pod.spec?.containers[0]?.resources?.requests?.['cpu'] ?? '';
 const uidOf = (pod: V1Pod) => pod.metadata?.uid ?? '';
 const isReady = (pod: V1Pod) =>
   pod.metadata?.deletionTimestamp === undefined &&
@@ -100,9 +99,7 @@ describeLocal('the updater on the real control plane', () => {
       certificates: await webhookCertificates(),
       extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
     });
-    await waitFor('the webhook to register', async () =>
-      logged(started, 'webhook registered').length > 0 ? true : undefined,
-    );
+    await waitForRegistration(started);
   });
 
   afterEach(async () => {
@@ -263,7 +260,8 @@ describeLocal('the updater on the real control plane', () => {
           current.every(
             (pod) =>
               cpuRequestOf(pod) === '300m' &&
-              pod.metadata?.annotations?.['vpaInPlaceUpdated'] === 'true',
+              pod.metadata?.annotations?.[PodAnnotation.vpaInPlaceUpdated] ===
+                'true',
           )
           ? current
           : undefined;
