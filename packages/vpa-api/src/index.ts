@@ -13,5 +13,6 @@ export * from './limit-range.js';
 export * from './limits.js';
 export * from './pod-containers.js';
 export * from './pod-resources.js';
+export * from './pod-level-resources.js';
 export * from './original-resources.js';
 export { describeValue } from './describe-value.js';

@@ -158,6 +158,8 @@ export interface Pod {
   spec: {
     containers: Container[];
     initContainers?: Container[];
+    /** Pod-level requests and limits (`PodLevelResources`, beta and on since Kubernetes 1.34). */
+    resources?: ResourceRequirements;
   };
   status?: {
     phase?: string;
