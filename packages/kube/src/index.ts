@@ -66,6 +66,7 @@ export {
 } from './targets/well-known-kinds.js';
 export {
   DISCOVERY_TTL_MS,
+  KindNotServedError,
   NotScalableError,
   scalableResource,
   scaleTargets,
@@ -83,6 +84,7 @@ export {
   type ScaleCacheTimings,
 } from './targets/scale-cache.js';
 export {
+  ColdCacheError,
   TARGET_CACHE_SYNC_TIMEOUT_MS,
   targetCaches,
   type TargetCaches,
@@ -91,6 +93,11 @@ export {
   targetResolver,
   type TargetReaders,
 } from './targets/target-resolver.js';
+export {
+  memoizedTopMostController,
+  topMostControllerFinder,
+  type ControllerRef,
+} from './targets/top-most-controller.js';
 export {
   vpaTargetResolution,
   type VpaTargetResolution,

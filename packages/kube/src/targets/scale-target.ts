@@ -36,7 +36,17 @@ export interface ScaleTargetRef {
 
 /** The kind is served by no resource with a `scale` subresource (or not served at all). */
 export class NotScalableError extends Error {
-  override readonly name = 'NotScalableError';
+  override readonly name: string = 'NotScalableError';
+}
+
+/**
+ * The kind (or its whole group version) is not served at all. Upstream's REST mapper fails
+ * on it, which ends an owner-chain walk with an error (`getParentOfController` in
+ * `pkg/target/controller_fetcher/controller_fetcher.go`), whereas a served kind without
+ * `/scale` just ends the chain.
+ */
+export class KindNotServedError extends NotScalableError {
+  override readonly name = 'KindNotServedError';
 }
 
 /**
@@ -53,7 +63,7 @@ export function scalableResource(
     (candidate) => candidate.kind === kind && !candidate.name.includes('/'),
   );
   if (resource === undefined)
-    throw new NotScalableError(
+    throw new KindNotServedError(
       `the API server serves no kind ${kind} in ${apiVersion}`,
     );
   if (
@@ -130,7 +140,7 @@ export function scaleTargets({
         list = (await get(path)) as ApiResourceList;
       } catch (error) {
         if (httpStatusOf(error) === 404)
-          throw new NotScalableError(
+          throw new KindNotServedError(
             `the API server does not serve ${apiVersion}`,
           );
         throw error;

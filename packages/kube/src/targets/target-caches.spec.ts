@@ -1,6 +1,10 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { WatchLike } from '../list-watch-cache.js';
-import { targetCaches, type TargetCaches } from './target-caches.js';
+import {
+  ColdCacheError,
+  targetCaches,
+  type TargetCaches,
+} from './target-caches.js';
 
 /** A watch that stays open and quiet until it is aborted. */
 const quietWatch: WatchLike = {
@@ -65,6 +69,27 @@ describe('targetCaches', () => {
     );
     expect(caches.hasSynced()).toBe(false);
     expect(errors[0]).toBe('CronJob: Error: forbidden');
+  });
+
+  it('says which cache was cold, with a ColdCacheError', async () => {
+    respond = async () => {
+      throw new Error('overloaded');
+    };
+    const waiting = caches.synced('Job');
+    await expect(waiting).rejects.toBeInstanceOf(ColdCacheError);
+    await expect(waiting).rejects.toMatchObject({ kind: 'Job' });
+  });
+
+  it('starts a cache on request without waiting, which readiness then waits for', async () => {
+    let list: (answer: unknown) => void = () => undefined;
+    respond = () => new Promise((resolve) => (list = resolve));
+    caches.start('ReplicaSet');
+    caches.start('ReplicaSet');
+    expect(lists).toEqual(['/apis/apps/v1/namespaces/team-a/replicasets']);
+    expect(caches.hasSynced()).toBe(false);
+    list({ metadata: { resourceVersion: '1' }, items: [] });
+    await caches.synced('ReplicaSet');
+    expect(caches.hasSynced()).toBe(true);
   });
 
   it('refuses lookups once stopped', async () => {

@@ -10,8 +10,25 @@ import {
   type WellKnownKind,
 } from './well-known-kinds.js';
 
-/** How long a lookup waits for a kind's first list before the VPA is reported unreadable. */
+/**
+ * How long a lookup waits, by default, for a kind's first list before the VPA is reported
+ * unreadable: long enough for a cycle to ride out a slow first list. The webhook passes its
+ * own, much shorter, deadline (a review must not outwait the API server's call timeout).
+ */
 export const TARGET_CACHE_SYNC_TIMEOUT_MS = 30_000;
+
+/** A lookup needed a kind's cache, which had not completed its first list in time. */
+export class ColdCacheError extends Error {
+  override readonly name = 'ColdCacheError';
+  constructor(
+    readonly kind: WellKnownKind,
+    timeoutMs: number,
+  ) {
+    super(
+      `the ${kind} cache has not completed its first list within ${timeoutMs / 1000}s`,
+    );
+  }
+}
 
 export interface TargetCaches {
   /**
@@ -29,6 +46,13 @@ export interface TargetCaches {
     namespace: string,
     name: string,
   ): Promise<KubernetesObject | undefined>;
+  /** Starts the kind's cache unless it runs already, without waiting for its first list. */
+  start(kind: WellKnownKind): void;
+  /**
+   * Starts the kind's cache unless it runs already, and waits at most the sync timeout for
+   * its first list; rejects with `ColdCacheError` after that.
+   */
+  synced(kind: WellKnownKind): Promise<void>;
   /** True when every cache started so far has completed its first list. */
   hasSynced(): boolean;
   stop(): Promise<void>;
@@ -36,7 +60,7 @@ export interface TargetCaches {
 
 interface Started {
   cache: ListWatchCache<KubernetesObject>;
-  synced: Promise<void>;
+  firstList: Promise<void>;
 }
 
 /**
@@ -73,30 +97,31 @@ export function targetCaches({
       watch,
       onError: (error) => onError(kind, error),
     });
-    const synced = cache.start();
+    const firstList = cache.start();
     // Rejects only when stopped before the first list; nobody need be waiting then.
-    synced.catch(() => undefined);
-    const entry = { cache, synced };
+    firstList.catch(() => undefined);
+    const entry = { cache, firstList };
     started.set(kind, entry);
     return entry;
   };
 
-  const waitForSync = async (kind: WellKnownKind, entry: Started) => {
+  const running = (kind: WellKnownKind): Started => {
+    if (stopped) throw new Error('the target caches were stopped');
+    return started.get(kind) ?? startCache(kind);
+  };
+
+  const synced = async (kind: WellKnownKind) => {
+    const entry = running(kind);
     if (entry.cache.hasSynced) return;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(
-            new Error(
-              `the ${kind} cache has not completed its first list within ${syncTimeoutMs / 1000}s`,
-            ),
-          ),
+        () => reject(new ColdCacheError(kind, syncTimeoutMs)),
         syncTimeoutMs,
       );
     });
     try {
-      await Promise.race([entry.synced, timeout]);
+      await Promise.race([entry.firstList, timeout]);
     } finally {
       clearTimeout(timer);
     }
@@ -107,14 +132,16 @@ export function targetCaches({
     objectNamespace: string,
     name: string,
   ) => {
-    if (stopped) throw new Error('the target caches were stopped');
-    const entry = started.get(kind) ?? startCache(kind);
-    await waitForSync(kind, entry);
-    return entry.cache.get(name, objectNamespace);
+    await synced(kind);
+    return running(kind).cache.get(name, objectNamespace);
   };
 
   return {
     object,
+    start(kind) {
+      if (!stopped) running(kind);
+    },
+    synced,
     async read(kind, objectNamespace, name) {
       const found = await object(kind, objectNamespace, name);
       return found === undefined

@@ -33,6 +33,10 @@ const ANSWERS: Record<string, unknown> = {
       },
     ],
   },
+  '/apis/apps/v1/namespaces/team-a/replicasets': {
+    metadata: { resourceVersion: '1' },
+    items: [],
+  },
   '/apis/argoproj.io/v1alpha1': {
     resources: [
       { name: 'rollouts', kind: 'Rollout' },
@@ -83,6 +87,30 @@ describe('vpaTargetResolution', () => {
       '/apis/argoproj.io/v1alpha1',
       '/apis/argoproj.io/v1alpha1/namespaces/team-a/rollouts/web/scale',
     ]);
+  });
+
+  it("warms the caches a target kind's pods need, and waits only for well-known kinds", async () => {
+    resolution.warmUp(['Deployment', 'Rollout']);
+    expect(gets).toEqual([
+      '/apis/apps/v1/namespaces/team-a/deployments',
+      '/apis/apps/v1/namespaces/team-a/replicasets',
+    ]);
+    await resolution.cachesSynced(['Deployment', 'ReplicaSet', 'Rollout']);
+    expect(resolution.hasSynced()).toBe(true);
+  });
+
+  it("walks a pod's owner to the top-most controller through the same readers", async () => {
+    await expect(
+      resolution.topMostController('team-a', {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: 'web',
+      }),
+    ).resolves.toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: 'web',
+    });
   });
 
   it('reports a missing target as unsupported', async () => {

@@ -5,7 +5,25 @@ import type { WatchLike } from '../list-watch-cache.js';
 import { scaleTargets } from './scale-target.js';
 import { targetCaches } from './target-caches.js';
 import { targetResolver } from './target-resolver.js';
-import type { WellKnownKind } from './well-known-kinds.js';
+import {
+  topMostControllerFinder,
+  type ControllerRef,
+} from './top-most-controller.js';
+import { isWellKnownKind, type WellKnownKind } from './well-known-kinds.js';
+
+/**
+ * The caches a pod's owner-chain walk reads when its VPA targets a kind: the kind itself
+ * and the well-known controllers that create its pods (a Deployment's pods belong to
+ * ReplicaSets, a CronJob's to Jobs). Other kinds need only their own cache.
+ */
+const WALKED_KINDS: Partial<Record<WellKnownKind, readonly WellKnownKind[]>> = {
+  Deployment: ['Deployment', 'ReplicaSet'],
+  CronJob: ['CronJob', 'Job'],
+};
+
+function wellKnownKinds(kinds: Iterable<string>): Set<WellKnownKind> {
+  return new Set([...kinds].filter(isWellKnownKind));
+}
 
 export interface VpaTargetResolution {
   /** The VPA's target selector, or why it is unsupported; never throws for a bad target. */
@@ -16,6 +34,25 @@ export interface VpaTargetResolution {
     namespace: string,
     name: string,
   ): Promise<KubernetesObject | undefined>;
+  /**
+   * The pod's top-most well-known or scalable controller above its controlling `owner`
+   * (`topMostControllerFinder`): undefined when there is none, rejects when the chain
+   * cannot be read (`ColdCacheError` when a cache has not listed within the sync timeout).
+   */
+  topMostController(
+    namespace: string,
+    owner: ControllerRef,
+  ): Promise<ControllerRef | undefined>;
+  /**
+   * Starts, without waiting, the caches that the pods of VPAs targeting these kinds will
+   * need, so they are warm before the pods arrive (and readiness waits for them).
+   */
+  warmUp(targetKinds: Iterable<string>): void;
+  /**
+   * Waits, at most the sync timeout each, for the caches of the well-known kinds among
+   * `kinds` (starting them if needed); rejects with `ColdCacheError`.
+   */
+  cachesSynced(kinds: Iterable<string>): Promise<void>;
   /** True when every target cache started so far has completed its first list (readiness). */
   hasSynced(): boolean;
   /**
@@ -40,17 +77,34 @@ export function vpaTargetResolution(options: {
   get?: GetJson;
   /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
   watch?: WatchLike;
+  /**
+   * How long a lookup waits for a target cache's first list; default
+   * `TARGET_CACHE_SYNC_TIMEOUT_MS`. The webhook passes its `--cache-sync-deadline`.
+   */
+  syncTimeoutMs?: number;
 }): VpaTargetResolution {
-  const { kubeConfig, namespace, onError, watch } = options;
+  const { kubeConfig, namespace, onError, watch, syncTimeoutMs } = options;
   const get = options.get ?? kubeGetJson(kubeConfig);
-  const caches = targetCaches({ kubeConfig, get, namespace, onError, watch });
-  const scales = scaleTargets({ get });
-  const resolve = targetResolver({
-    wellKnown: caches.read,
-    scalable: scales.read,
+  const caches = targetCaches({
+    kubeConfig,
+    get,
+    namespace,
+    onError,
+    watch,
+    syncTimeoutMs,
   });
+  const scales = scaleTargets({ get });
+  const readers = { wellKnown: caches.read, scalable: scales.read };
   return {
-    resolve,
+    resolve: targetResolver(readers),
+    topMostController: topMostControllerFinder(readers),
+    warmUp(targetKinds) {
+      for (const kind of wellKnownKinds(targetKinds))
+        for (const walked of WALKED_KINDS[kind] ?? [kind]) caches.start(walked);
+    },
+    async cachesSynced(kinds) {
+      await Promise.all([...wellKnownKinds(kinds)].map(caches.synced));
+    },
     controller: caches.object,
     hasSynced: caches.hasSynced,
     async stop() {
