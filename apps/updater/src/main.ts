@@ -31,11 +31,15 @@ import {
   type UpdaterPod,
 } from '@tandem/update-decisions';
 import type { LimitRange, VerticalPodAutoscaler } from '@tandem/vpa-api';
-import { runUpdaterCycle, type UpdaterCycleContext } from './cycle.js';
+import {
+  dryRunActions,
+  PodEvaluations,
+  runUpdaterCycle,
+  updaterMetrics,
+  type UpdaterCycleContext,
+} from '@tandem/updater-core';
 import { FlagError, parseFlags } from './flags.js';
-import { dryRunActions, kubePodActions } from './pod-actions.js';
-import { PodEvaluations } from './pod-evaluations.js';
-import { updaterMetrics } from './updater-metrics.js';
+import { kubePodActions } from './kube-pod-actions.js';
 
 const PROGRAM = 'tandem-updater';
 

@@ -7,12 +7,12 @@ import {
   type UpdaterPod,
 } from '@tandem/update-decisions';
 import {
+  PodEvaluations,
   runUpdaterCycle,
+  updaterMetrics,
   type UpdaterCycleContext,
   type UpdaterCycleSummary,
-} from '@tandem/updater/cycle';
-import { PodEvaluations } from '@tandem/updater/pod-evaluations';
-import { updaterMetrics } from '@tandem/updater/updater-metrics';
+} from '@tandem/updater-core';
 import {
   formatCpuMillicores,
   formatMemoryBytes,

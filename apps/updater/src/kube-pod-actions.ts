@@ -5,43 +5,8 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import { describeError, hasStatusCause, httpStatusOf } from '@tandem/kube';
-import type { AddOperation } from '@tandem/admission';
 import type { UpdaterPod } from '@tandem/update-decisions';
-
-/** How the API server answered an eviction. */
-export type EvictionOutcome =
-  /** The pod is being deleted; its owner makes a new one, which the webhook sizes. */
-  | 'evicted'
-  /** 429: a PodDisruptionBudget does not allow it now. Normal; the next cycle retries. */
-  | 'blocked-by-budget'
-  /** 404: the pod went away during the cycle. */
-  | 'gone'
-  | 'failed';
-
-/** How the API server answered a patch of the pod's `resize` subresource. */
-export type ResizeOutcome =
-  | 'resized'
-  /** 403 with cause NodeCapacity: the node can never hold the new size. */
-  | 'infeasible'
-  | 'gone'
-  | 'failed';
-
-export interface ActionResult<Outcome> {
-  outcome: Outcome;
-  /** The API server's words when it refused. */
-  message?: string;
-}
-
-/** The three writes the updater makes to pods. `--dry-run` swaps in `dryRunActions`. */
-export interface PodActions {
-  evict(pod: UpdaterPod): Promise<ActionResult<EvictionOutcome>>;
-  resize(
-    pod: UpdaterPod,
-    patch: readonly AddOperation[],
-  ): Promise<ActionResult<ResizeOutcome>>;
-  /** Upstream's second, plain patch after a resize: `vpaInPlaceUpdated: "true"`. */
-  annotate(pod: UpdaterPod, patch: readonly AddOperation[]): Promise<void>;
-}
+import type { PodActions } from '@tandem/updater-core';
 
 const NODE_CAPACITY_CAUSE = 'NodeCapacity';
 
@@ -95,10 +60,3 @@ export function kubePodActions(kubeConfig: KubeConfig): PodActions {
     },
   };
 }
-
-/** Actions that change nothing: every eviction and resize is taken as accepted. */
-export const dryRunActions: PodActions = {
-  evict: async () => ({ outcome: 'evicted' }),
-  resize: async () => ({ outcome: 'resized' }),
-  annotate: async () => undefined,
-};

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'updater-core',
+  preset: '../../jest.preset.js',
+};
