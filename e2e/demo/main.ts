@@ -174,12 +174,13 @@ apps.recommender = recommender;
 // time, and the webhook gives their replacements the recommended requests. Upstream waits
 // 12 hours before it replaces a pod whose requests are merely within the recommended range;
 // the demo shortens that to a minute, and lets a workload the HPA shrank to one pod be
-// updated too.
+// updated too. Like the recommender and the webhook it serves every namespace but
+// kube-system, so a workload a user adds anywhere to try Tandem is updated as well.
 apps.updater = await startUpdater({
   kubeconfig: controlPlane.kubeconfig,
   intervalSeconds: 10,
   extraArgs: [
-    `--vpa-object-namespace=${NAMESPACE}`,
+    '--ignored-vpa-object-namespaces=kube-system',
     '--in-recommendation-bounds-eviction-lifetime-threshold=1m',
     '--min-replicas=1',
   ],
