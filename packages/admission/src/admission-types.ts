@@ -51,4 +51,9 @@ export interface AdmissionResult {
   vpaName?: string;
   ownerKind?: string;
   ownerName?: string;
+  /**
+   * Pods: resources the VPA recommends that were left as declared on the containers
+   * because the pod sets them at pod level (`spec.resources`); the response warns of them.
+   */
+  podLevelResources?: readonly string[];
 }

@@ -160,6 +160,8 @@ export function podWith(
   extra: {
     initContainers?: RawContainer[];
     annotations?: Record<string, string>;
+    /** Pod-level `spec.resources`. */
+    resources?: { requests?: ResourceList; limits?: ResourceList };
   } = {},
 ): Record<string, unknown> {
   return {
@@ -182,6 +184,7 @@ export function podWith(
     spec: {
       ...(extra.initContainers && { initContainers: extra.initContainers }),
       containers,
+      ...(extra.resources && { resources: extra.resources }),
     },
   };
 }

@@ -101,6 +101,9 @@ function answer(uid: string, decision: Decision): AdmissionResult {
     outcome: decision.outcome,
     message: decision.message,
     ...decision.names,
+    ...(decision.podLevelResources && {
+      podLevelResources: decision.podLevelResources,
+    }),
   };
 }
 

@@ -4,6 +4,7 @@ import {
   type Pod,
   type ResourceList,
   type VerticalPodAutoscaler,
+  withoutPodLevelResources,
 } from '@tandem/vpa-api';
 import { withControlledRecommendation } from './controlled-recommendation.js';
 
@@ -21,7 +22,8 @@ export interface ContainerUpdate {
 
 /**
  * The requests and limits the VPA sets on a new pod's containers (§6.2 steps 3–4), after
- * narrowing its recommendation to what its policy controls. Containers with nothing to set
+ * narrowing its recommendation to what its policy controls and leaving out the resources
+ * the pod declares at pod level (`withoutPodLevelResources`). Containers with nothing to set
  * are left out. Values are listed by resource name, where upstream follows Go's random map
  * order. Throws `QuantityError` for a malformed quantity in the pod, VPA or LimitRanges.
  */
@@ -32,7 +34,7 @@ export function containerUpdates(
 ): ContainerUpdate[] {
   const computed = computeContainerResources(
     pod,
-    withControlledRecommendation(vpa),
+    withoutPodLevelResources(withControlledRecommendation(vpa), pod),
     limitRanges,
   );
   const updates: ContainerUpdate[] = [];

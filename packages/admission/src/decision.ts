@@ -23,6 +23,8 @@ export interface Decision {
   warnings?: readonly string[];
   status?: ResponseStatus;
   names?: ReviewedNames;
+  /** Pods: resources left as declared because the pod sets them at pod level. */
+  podLevelResources?: readonly string[];
 }
 
 /** Prefix of every warning, so a user reading kubectl's output knows where it comes from. */

@@ -50,7 +50,12 @@ const appOriginals =
   '{"app":{"requests":{"cpu":"100m","memory":"128Mi"},"limits":{"cpu":"200m"}}}';
 
 describe('admit: pods without a VPA to apply', () => {
-  it('no VPA: records the original resources, creating the annotations map', async () => {
+  function expectUnpatched(result: AdmissionResult): void {
+    expect(result.review?.response.patch).toBeUndefined();
+    expect(result.review?.response.patchType).toBeUndefined();
+  }
+
+  it('no VPA: no patch at all, as upstream (not even the original resources)', async () => {
     const pod = podWith([webApp()]);
     const result = await admitPod(pod);
     expectAllowed(result);
@@ -63,14 +68,7 @@ describe('admit: pods without a VPA to apply', () => {
       ownerName: 'web-6d4f',
     });
     expect(result.vpaName).toBeUndefined();
-    expect(patchOf(result)[0]).toEqual({
-      op: 'add',
-      path: '/metadata/annotations',
-      value: {},
-    });
-    expect(patched(pod, result)).toEqual(
-      expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-    );
+    expectUnpatched(result);
     expect(result.review?.response.warnings).toBeUndefined();
   });
 
@@ -79,9 +77,7 @@ describe('admit: pods without a VPA to apply', () => {
     const pod = podWith([webApp()]);
     const result = await admit(podReview(pod), context);
     expect(context.asked).toEqual(['demo']);
-    expect(patched(pod, result)).toEqual(
-      expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-    );
+    expectUnpatched(result);
   });
 
   it('a VPA whose selector does not match, or is unresolved, does not apply', async () => {
@@ -90,13 +86,11 @@ describe('admit: pods without a VPA to apply', () => {
       const pod = podWith([webApp()]);
       const result = await admitPod(pod, { vpas: [{ vpa, selector }] });
       expect(result.message).toBe('no VPA matches');
-      expect(patched(pod, result)).toEqual(
-        expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-      );
+      expectUnpatched(result);
     }
   });
 
-  it('VPA in mode Off: only the original resources are recorded', async () => {
+  it('VPA in mode Off: no patch at all', async () => {
     const pod = podWith([webApp()]);
     const vpa = vpaWith([{ containerName: 'app', target: { cpu: '1' } }], {
       mode: 'Off',
@@ -107,9 +101,7 @@ describe('admit: pods without a VPA to apply', () => {
       outcome: 'skipped',
       message: 'no VPA applies: update mode Off for demo/web',
     });
-    expect(patched(pod, result)).toEqual(
-      expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-    );
+    expectUnpatched(result);
   });
 
   it('keeps an existing original-resources annotation: no patch at all without a VPA', async () => {
@@ -524,15 +516,12 @@ describe('admit: applying a recommendation', () => {
     );
   });
 
-  it('a pod without metadata gets metadata and annotations objects', async () => {
+  it('a pod without metadata (no labels, no owner) matches no VPA and is left unchanged', async () => {
     const pod = { spec: { containers: [containerWith('app')] } };
-    const result = await admitPod(pod);
-    expect(patched(pod, result)).toEqual({
-      metadata: {
-        annotations: { [ORIGINALS]: '{"app":{"requests":{},"limits":{}}}' },
-      },
-      spec: pod.spec,
-    });
+    const vpa = vpaWith([{ containerName: 'app', target: { cpu: '1' } }]);
+    const result = await admitPod(pod, { vpas: [candidate(vpa)] });
+    expect(result.outcome).toBe('skipped');
+    expect(patched(pod, result)).toEqual(pod);
   });
 
   it('several matching VPAs: the oldest wins, then the smallest name; Off ones are passed over', async () => {
@@ -655,7 +644,7 @@ describe('admit: pods that cannot be changed are still let in', () => {
     ],
     ['rejects', () => Promise.reject(new Error('cache not synced'))],
   ])(
-    'a VPA lookup that %s: original resources only, with a warning',
+    'a VPA lookup that %s: pod unchanged, with a warning',
     async (_how, lookup) => {
       const pod = podWith([webApp()]);
       const result = await admit(podReview(pod), {
@@ -663,9 +652,7 @@ describe('admit: pods that cannot be changed are still let in', () => {
         vpasInNamespace: lookup as never,
       });
       expectErrorWithWarning(result, 'VPA lookup failed: cache not synced');
-      expect(patched(pod, result)).toEqual(
-        expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-      );
+      expect(patched(pod, result)).toEqual(pod);
     },
   );
 
@@ -694,9 +681,7 @@ describe('admit: pods that cannot be changed are still let in', () => {
     expect(result.message).toBe(
       'VPA lookup failed: returned object, not a list',
     );
-    expect(patched(pod, result)).toEqual(
-      expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-    );
+    expect(patched(pod, result)).toEqual(pod);
   });
 
   it('a patch that would not apply is dropped, never sent', async () => {
@@ -717,7 +702,8 @@ describe('admit: pods that cannot be changed are still let in', () => {
     const pod = podWith([containerWith('app')], {
       annotations: { big: 'x'.repeat(256 * 1024 - 10) },
     });
-    const result = await admitPod(pod);
+    const vpa = vpaWith([{ containerName: 'app', target: { cpu: '1' } }]);
+    const result = await admitPod(pod, { vpas: [candidate(vpa)] });
     expect(result.outcome).toBe('error');
     expect(result.message).toMatch(
       /^pod left unchanged, patch dropped: annotations would total \d+ bytes, over the API server's limit of 262144/,
@@ -801,8 +787,6 @@ describe('admit: pods that cannot be changed are still let in', () => {
       contextWith(),
     );
     expect(result).toMatchObject({ resource: 'Pod', outcome: 'skipped' });
-    expect(patched(pod, result)).toEqual(
-      expectedFrom(pod, { [ORIGINALS]: appOriginals }),
-    );
+    expect(patched(pod, result)).toEqual(pod);
   });
 });

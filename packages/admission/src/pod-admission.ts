@@ -27,6 +27,10 @@ import {
 import { patchProblem } from './json-patch.js';
 import { originalResourcesAnnotation } from './original-resources.js';
 import { decodePod, type DecodedPod } from './pod-decoder.js';
+import {
+  podLevelResourcesMessage,
+  resourcesLeftAtPodLevel,
+} from './pod-level-resources.js';
 import { podPatch } from './pod-patch.js';
 import type { ReviewRequest } from './review-request.js';
 import { describeResource } from './reviewed-resource.js';
@@ -38,9 +42,10 @@ type Annotation = readonly [string, string];
 
 /**
  * Admits a pod (§6.2). Pods are always allowed: every problem only means "no change", and
- * is reported as a warning with outcome `error`. On CREATE the pod's original resources are
- * recorded (unless already recorded), and the controlling VPA's recommendation is applied
- * to `spec.containers`.
+ * is reported as a warning with outcome `error`. On CREATE of a pod a VPA controls, its
+ * original resources are recorded (unless already recorded), and the VPA's recommendation
+ * is applied to `spec.containers`, except for resources the pod declares at pod level. A
+ * pod no VPA controls is left unchanged, as upstream leaves it.
  */
 export async function admitPod(
   request: ReviewRequest,
@@ -80,15 +85,9 @@ async function mutate(
 ): Promise<Decision> {
   const names = namesOf(request, pod);
   const finish = (outcome: Outcome) => finishPod(pod, names, outcome);
-  const originals: Annotation[] = Object.hasOwn(
-    pod.pod.metadata?.annotations ?? {},
-    PodAnnotation.originalResources,
-  )
-    ? []
-    : [[PodAnnotation.originalResources, originalResourcesAnnotation(pod.pod)]];
   const namespace = names.namespace;
   if (namespace === undefined) {
-    return finish(failure('namespace unknown, no VPA looked up', originals));
+    return finish(failure('namespace unknown, no VPA looked up'));
   }
 
   const candidates = await lookUp(
@@ -96,7 +95,7 @@ async function mutate(
     'VPA lookup',
   );
   if (candidates instanceof Error) {
-    return finish(failure(candidates.message, originals));
+    return finish(failure(candidates.message));
   }
   const matching = matchingVpas(
     candidates as VpaCandidate[],
@@ -108,12 +107,16 @@ async function mutate(
       matching.length === 0
         ? 'no VPA matches'
         : `no VPA applies: update mode Off for ${matching.map((off) => vpaRef(namespace, off)).join(', ')}`;
-    return finish({ outcome: 'skipped', message, annotations: originals });
+    // As upstream: a pod nobody asked Tandem to manage comes out byte-identical.
+    return finish({ outcome: 'skipped', message, annotations: [] });
   }
 
   const ref = vpaRef(namespace, vpa);
   const withVpa = { ...names, vpaName: vpa.metadata?.name ?? '' };
-  const finishWithVpa = (outcome: Outcome) => finishPod(pod, withVpa, outcome);
+  const leftAtPodLevel = resourcesLeftAtPodLevel(pod.pod, vpa);
+  const finishWithVpa = (outcome: Outcome) =>
+    finishPod(pod, withVpa, outcome, leftAtPodLevel);
+  const originals = originalsToRecord(pod);
   const observed: Annotation = [
     PodAnnotation.vpaObservedContainers,
     pod.pod.spec.containers.map((container) => container.name).join(', '),
@@ -163,6 +166,19 @@ async function mutate(
   });
 }
 
+/**
+ * The `tandem.dev/original-resources` annotation to add: none when the pod already carries
+ * one (a pod recreated with it keeps the values first declared).
+ */
+function originalsToRecord(pod: DecodedPod): Annotation[] {
+  return Object.hasOwn(
+    pod.pod.metadata?.annotations ?? {},
+    PodAnnotation.originalResources,
+  )
+    ? []
+    : [[PodAnnotation.originalResources, originalResourcesAnnotation(pod.pod)]];
+}
+
 /** The container updates, or why there are none (a malformed quantity, an unsafe result). */
 function plan(
   pod: DecodedPod,
@@ -207,20 +223,35 @@ interface Outcome {
   updates?: readonly ContainerUpdate[];
 }
 
-function failure(message: string, annotations: readonly Annotation[]): Outcome {
+function failure(
+  message: string,
+  annotations: readonly Annotation[] = [],
+): Outcome {
   return { outcome: 'error', message, annotations };
 }
 
 /**
  * The decision with its patch, checked: a patch that would push the annotations over the
  * API server's size limit, or that would not apply to the submitted pod, is dropped.
+ * Resources left as declared because the pod sets them at pod level are reported, with
+ * a warning, whatever the outcome.
  */
 function finishPod(
   pod: DecodedPod,
   names: ReviewedNames,
   { outcome, message, annotations, updates = [] }: Outcome,
+  leftAtPodLevel: readonly string[] = [],
 ): Decision {
-  const warnings = outcome === 'error' ? [warning(message)] : [];
+  const reported =
+    leftAtPodLevel.length > 0 ? { podLevelResources: leftAtPodLevel } : {};
+  const podLevelWarnings =
+    leftAtPodLevel.length > 0
+      ? [warning(podLevelResourcesMessage(leftAtPodLevel))]
+      : [];
+  const warnings = [
+    ...(outcome === 'error' ? [warning(message)] : []),
+    ...podLevelWarnings,
+  ];
   const size = annotationSizeAfter(pod.pod.metadata?.annotations, annotations);
   const patch = podPatch(pod, updates, annotations);
   const problem =
@@ -236,8 +267,9 @@ function finishPod(
       outcome: 'error',
       message: capMessage(dropped),
       allowed: true,
-      warnings: [warning(dropped)],
+      warnings: [warning(dropped), ...podLevelWarnings],
       names,
+      ...reported,
     };
   }
   return {
@@ -248,6 +280,7 @@ function finishPod(
     ...(patch.length > 0 && { patch }),
     ...(warnings.length > 0 && { warnings }),
     names,
+    ...reported,
   };
 }
 

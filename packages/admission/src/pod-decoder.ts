@@ -1,4 +1,9 @@
-import type { Container, Pod, ResourceList } from '@tandem/vpa-api';
+import type {
+  Container,
+  Pod,
+  ResourceList,
+  ResourceRequirements,
+} from '@tandem/vpa-api';
 import { isAbsent, isRecord } from './guards.js';
 import { describeValue } from '@tandem/vpa-api';
 
@@ -7,8 +12,8 @@ export interface DecodedPod {
   /** The pod as submitted, which a patch must apply to. */
   raw: Record<string, unknown>;
   /**
-   * Metadata (name, generateName, namespace, labels, annotations) and the containers'
-   * names and resources. `status` is left out: a pod being created has none, and the
+   * Metadata (name, generateName, namespace, labels, annotations), the containers'
+   * names and resources, and the pod-level resources. `status` is left out: a pod being created has none, and the
    * capping code would otherwise prefer whatever a client put there over the spec.
    * A `resources`, `requests` or `limits` field is present here exactly when it is an
    * object in the submitted pod.
@@ -58,6 +63,10 @@ function decode(object: unknown): DecodedPod {
     spec['initContainers'],
     'spec.initContainers',
   );
+  const podResources = resourceRequirements(
+    spec['resources'],
+    'spec.resources',
+  );
   const pod: Pod = {
     metadata: {
       ...optionalString(metadata, 'name'),
@@ -66,7 +75,11 @@ function decode(object: unknown): DecodedPod {
       ...(labels && { labels }),
       ...(annotations && { annotations }),
     },
-    spec: { containers, ...(initContainers.length > 0 && { initContainers }) },
+    spec: {
+      containers,
+      ...(initContainers.length > 0 && { initContainers }),
+      ...(podResources && { resources: podResources }),
+    },
   };
   const controller = controllerOf(metadata['ownerReferences']);
   return {
@@ -98,17 +111,20 @@ function container(value: unknown, path: string): Container {
       `${path}.name: must be a string, got ${describeValue(name)}`,
     );
   }
-  const resources = optionalRecord(raw['resources'], `${path}.resources`);
-  if (resources === undefined) return { name };
-  const requests = stringMap(
-    resources['requests'],
-    `${path}.resources.requests`,
-  );
-  const limits = stringMap(resources['limits'], `${path}.resources.limits`);
-  return {
-    name,
-    resources: { ...(requests && { requests }), ...(limits && { limits }) },
-  };
+  const resources = resourceRequirements(raw['resources'], `${path}.resources`);
+  return resources === undefined ? { name } : { name, resources };
+}
+
+/** A container's or the pod's `resources`: its requests and limits. */
+function resourceRequirements(
+  value: unknown,
+  path: string,
+): ResourceRequirements | undefined {
+  const resources = optionalRecord(value, path);
+  if (resources === undefined) return undefined;
+  const requests = stringMap(resources['requests'], `${path}.requests`);
+  const limits = stringMap(resources['limits'], `${path}.limits`);
+  return { ...(requests && { requests }), ...(limits && { limits }) };
 }
 
 function controllerOf(
