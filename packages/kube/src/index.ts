@@ -108,6 +108,11 @@ export {
 } from './pod-metrics-source.js';
 export { indexByNamespace, type NamespaceIndex } from './namespace-index.js';
 export {
+  clusterCaches,
+  type CachedCollection,
+  type ClusterCaches,
+} from './cluster-caches.js';
+export {
   startLeadership,
   type Leadership,
   type LeadershipSettings,

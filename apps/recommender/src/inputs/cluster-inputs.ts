@@ -4,13 +4,7 @@ import type {
   KubernetesObject,
   V1Pod,
 } from '@kubernetes/client-node';
-import {
-  describeError,
-  kubeGetJson,
-  podMetricsSource,
-  vpaTargetResolution,
-  watchedCollection,
-} from '@tandem/kube';
+import { clusterCaches, describeError, podMetricsSource } from '@tandem/kube';
 import {
   type CycleInputs,
   objectKey,
@@ -20,7 +14,7 @@ import {
   oomsFromPodUpdate,
 } from '@tandem/recommender-core';
 import type { Logger } from '@tandem/telemetry';
-import { VPA_API_VERSION, type VerticalPodAutoscaler } from '@tandem/vpa-api';
+import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
 
 /** The cluster as the cycle reads it: list+watch caches, target resolution and metrics. */
 export interface ClusterInputs {
@@ -36,39 +30,18 @@ export function clusterInputs(
   namespace: string | undefined,
   logger: Logger,
 ): ClusterInputs {
-  const onCacheError = (what: string) => (error: unknown) =>
-    logger.warn({ cache: what }, `cache recovered: ${describeError(error)}`);
-  const get = kubeGetJson(kubeConfig);
-  const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
-  const collection = <T extends KubernetesObject>(
-    what: string,
-    path: string,
-    fieldSelector?: string,
-  ) =>
-    watchedCollection<T>({
-      kubeConfig,
-      get,
-      path,
-      fieldSelector,
-      onError: onCacheError(what),
-    });
-  const vpas = collection<KubernetesObject>(
-    'vpas',
-    `/apis/${VPA_API_VERSION}${scope}/verticalpodautoscalers`,
-  );
+  const caches = clusterCaches({
+    kubeConfig,
+    namespace,
+    onError: (cache, error) =>
+      logger.warn({ cache }, `cache recovered: ${describeError(error)}`),
+  });
+  const vpas = caches.collection<KubernetesObject>('vpa');
   // Pending pods have no usage yet and are left out, as upstream's pod informer does.
-  const pods = collection<V1Pod>(
-    'pods',
-    `/api/v1${scope}/pods`,
-    'status.phase!=Pending',
-  );
+  const pods = caches.collection<V1Pod>('pod', 'status.phase!=Pending');
   // Memory evictions count as OOMs (upstream's observer); only new events matter, so the
   // cache's initial list is read like upstream's watch replay, and updates are ignored.
-  const evictions = collection<CoreV1Event>(
-    'eviction events',
-    `/api/v1${scope}/events`,
-    'reason=Evicted',
-  );
+  const evictions = caches.collection<CoreV1Event>('event', 'reason=Evicted');
   const ooms: ObservedOom[] = [];
   pods.onEvent((event) => {
     if (event.type === 'update')
@@ -83,12 +56,7 @@ export function clusterInputs(
     if (event.type === 'add') ooms.push(...oomsFromEvictionEvent(event.object));
   });
   // Targets: well-known controllers from list+watch caches, other kinds via `/scale`.
-  const targets = vpaTargetResolution({
-    kubeConfig,
-    get,
-    namespace,
-    onError: (kind, error) => onCacheError(kind)(error),
-  });
+  const { targets } = caches;
 
   return {
     inputs: {
@@ -111,18 +79,8 @@ export function clusterInputs(
       takeOoms: () => ooms.splice(0),
       clock: Date.now,
     },
-    synced: () =>
-      vpas.status().hasSynced && pods.status().hasSynced && targets.hasSynced(),
-    start: async () => {
-      await Promise.all([vpas.start(), pods.start(), evictions.start()]);
-    },
-    stop: async () => {
-      await Promise.all([
-        vpas.stop(),
-        pods.stop(),
-        evictions.stop(),
-        targets.stop(),
-      ]);
-    },
+    synced: caches.hasSynced,
+    start: caches.start,
+    stop: caches.stop,
   };
 }

@@ -1,0 +1,104 @@
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import { VPA_API_VERSION } from '@tandem/vpa-api';
+import { kubeGetJson, type GetJson } from './kube-get.js';
+import type { ListWatchCache, WatchLike } from './list-watch-cache.js';
+import {
+  vpaTargetResolution,
+  type VpaTargetResolution,
+} from './targets/vpa-target-resolution.js';
+import { watchedCollection } from './watched-collection.js';
+
+/** The collections the recommender, the updater and the webhook cache, by the name errors carry. */
+const COLLECTIONS = {
+  vpa: {
+    prefix: `/apis/${VPA_API_VERSION}`,
+    resource: 'verticalpodautoscalers',
+  },
+  pod: { prefix: '/api/v1', resource: 'pods' },
+  limitrange: { prefix: '/api/v1', resource: 'limitranges' },
+  event: { prefix: '/api/v1', resource: 'events' },
+} as const;
+
+export type CachedCollection = keyof typeof COLLECTIONS;
+
+export interface ClusterCaches {
+  /**
+   * A list+watch cache of `collection` in the app's scope, started by `start()`. Call it
+   * before `start()`, and subscribe indexes before `start()` too, so the first list
+   * arrives as events.
+   */
+  collection<T extends KubernetesObject>(
+    collection: CachedCollection,
+    fieldSelector?: string,
+  ): ListWatchCache<T>;
+  /** The VPAs' targets from the same scope (well-known kinds cached, others via `/scale`). */
+  targets: VpaTargetResolution;
+  /** True once every collection and every target cache started so far has its first list. */
+  hasSynced(): boolean;
+  /** Starts every collection; resolves when each has completed its first list. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The caches an app reads the cluster from, in one namespace (`--vpa-object-namespace`) or
+ * cluster-wide, built one way for every app: each collection is one list+watch of a plain
+ * JSON GET, each recovered error reaches `onError` with the cache's name (`pod-cache`,
+ * `target-cache-ReplicaSet`), and readiness covers every cache, including target caches
+ * started later.
+ */
+export function clusterCaches(options: {
+  kubeConfig: KubeConfig;
+  namespace: string | undefined;
+  onError: (cache: string, error: unknown) => void;
+  /** Default: `kubeGetJson(kubeConfig)`. */
+  get?: GetJson;
+  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  watch?: WatchLike;
+  /** How long a target lookup waits for a cold target cache (`vpaTargetResolution`'s default). */
+  targetSyncTimeoutMs?: number;
+}): ClusterCaches {
+  const { kubeConfig, namespace, onError, watch, targetSyncTimeoutMs } =
+    options;
+  const get = options.get ?? kubeGetJson(kubeConfig);
+  const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
+  const built: ListWatchCache<KubernetesObject>[] = [];
+  const targets = vpaTargetResolution({
+    kubeConfig,
+    get,
+    namespace,
+    watch,
+    syncTimeoutMs: targetSyncTimeoutMs,
+    onError: (kind, error) => onError(`target-cache-${kind}`, error),
+  });
+  return {
+    collection<T extends KubernetesObject>(
+      collection: CachedCollection,
+      fieldSelector?: string,
+    ) {
+      const { prefix, resource } = COLLECTIONS[collection];
+      const cache = watchedCollection<T>({
+        kubeConfig,
+        get,
+        path: `${prefix}${scope}/${resource}`,
+        fieldSelector,
+        watch,
+        onError: (error) => onError(`${collection}-cache`, error),
+      });
+      built.push(cache as unknown as ListWatchCache<KubernetesObject>);
+      return cache;
+    },
+    targets,
+    hasSynced: () =>
+      built.every((cache) => cache.hasSynced) && targets.hasSynced(),
+    async start() {
+      await Promise.all(built.map((cache) => cache.start()));
+    },
+    async stop() {
+      await Promise.all([
+        ...built.map((cache) => cache.stop()),
+        targets.stop(),
+      ]);
+    },
+  };
+}
