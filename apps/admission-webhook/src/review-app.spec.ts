@@ -139,6 +139,21 @@ describe('reviewApp', () => {
     );
   });
 
+  it('counts and warns of resources left as declared because the pod sets them at pod level', async () => {
+    const withPodLevelCpu = structuredClone(podReview);
+    Object.assign(withPodLevelCpu.request.object.spec, {
+      resources: { requests: { cpu: '1' } },
+    });
+    const { json } = await post(JSON.stringify(withPodLevelCpu));
+    const response = json['response'] as { warnings?: string[] };
+    expect(response.warnings?.join(' ')).toMatch(
+      /pod-level resources set for cpu/,
+    );
+    expect(
+      await metric('tandem_admission_pod_level_resources_total'),
+    ).toContain('tandem_admission_pod_level_resources_total{resource="cpu"} 1');
+  });
+
   it('allows the pod with a warning when a lookup fails', async () => {
     failLookups = true;
     try {

@@ -154,6 +154,24 @@ function record(
   );
   if (result.outcome === 'error') logger.warn(fields, result.message);
   else logger.debug(fields, result.message);
+  recordPodLevelResources(result.podLevelResources ?? [], fields, {
+    metrics,
+    logger,
+  });
+}
+
+/** Resources left as declared because the pod sets them at pod level: counted, and logged once. */
+function recordPodLevelResources(
+  resources: readonly string[],
+  fields: Record<string, unknown>,
+  { metrics, logger }: Pick<ReviewAppOptions, 'metrics' | 'logger'>,
+): void {
+  if (resources.length === 0) return;
+  for (const resource of resources) metrics.podLevelResources.inc({ resource });
+  logger.info(
+    { ...fields, podLevelResources: resources },
+    `containers' ${resources.join(', ')} left as declared: the pod sets them at pod level`,
+  );
 }
 
 function spanOf(response: Response): Span | undefined {

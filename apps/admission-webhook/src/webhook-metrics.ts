@@ -12,6 +12,11 @@ export interface WebhookMetrics {
   rejectedInput: Counter<'kind'>;
   /** Tandem's own: lookups and writes that failed and were recovered from, by kind. */
   recoveredErrors: Counter<'kind'>;
+  /**
+   * Tandem's own: pods whose containers kept a resource as declared because the pod sets it
+   * at pod level (`spec.resources`), by resource (docs/decisions/0016-pod-level-resources.md).
+   */
+  podLevelResources: Counter<'resource'>;
 }
 
 // Reviews take milliseconds; the API server gives up after the webhook timeout (≤ 30 s).
@@ -52,6 +57,12 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
       name: 'tandem_admission_recovered_errors_total',
       help: 'Failed lookups and writes the admission webhook recovered from, by kind',
       labelNames: ['kind'],
+      registers,
+    }),
+    podLevelResources: new Counter({
+      name: 'tandem_admission_pod_level_resources_total',
+      help: "Pods whose containers' values of a resource were left as declared because the pod sets that resource at pod level, by resource",
+      labelNames: ['resource'],
       registers,
     }),
   };
