@@ -22,6 +22,17 @@ export interface VpaCandidate {
   selector: LabelSelector | undefined;
 }
 
+/** A controller as VPA matching compares it with a VPA's `targetRef`: kind and name. */
+export interface ControllerKey {
+  kind: string;
+  name: string;
+}
+
+/** A controlling owner reference as the owner-chain walk follows it (`/scale` needs the API version). */
+export interface ControllerReference extends ControllerKey {
+  apiVersion?: string;
+}
+
 /** What `admit` needs from the cluster; every lookup is injected, so `admit` stays pure. */
 export interface AdmissionContext {
   /**
@@ -30,6 +41,16 @@ export interface AdmissionContext {
    * filtered: upstream's admission controller applies any recommender's recommendation.
    */
   vpasInNamespace(namespace: string): Promise<ReadonlyArray<VpaCandidate>>;
+  /**
+   * The top-most well-known or scalable controller above a pod's controlling `owner`, as
+   * upstream's `FindTopMostWellKnownOrScalable` finds it; undefined when there is none.
+   * Rejects when the owner chain cannot be read (the pod is then admitted unchanged, with a
+   * warning). Only asked for a pod that some VPA's selector matches.
+   */
+  topMostController(
+    namespace: string,
+    owner: ControllerReference,
+  ): Promise<ControllerKey | undefined>;
   /** All LimitRange objects of a namespace. */
   limitRanges(namespace: string): Promise<readonly LimitRange[]>;
   featureGates: FeatureGates;

@@ -70,6 +70,8 @@ export function vpaReview(
 
 export interface ContextOptions {
   vpas?: VpaCandidate[];
+  /** Default: every pod belongs to the Deployment `web`, which `vpaWith` targets. */
+  topMostController?: AdmissionContext['topMostController'];
   limitRanges?: LimitRange[];
   featureGates?: FeatureGates;
 }
@@ -85,6 +87,9 @@ export function contextWith(
       asked.push(namespace);
       return Promise.resolve(options.vpas ?? []);
     },
+    topMostController:
+      options.topMostController ??
+      (() => Promise.resolve({ kind: 'Deployment', name: 'web' })),
     limitRanges: () => Promise.resolve(options.limitRanges ?? []),
     featureGates: options.featureGates ?? {},
   };

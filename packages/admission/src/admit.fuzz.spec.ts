@@ -163,6 +163,7 @@ const vpa = fc.record(
   {
     metadata: fc.record({
       name: fc.constantFrom('a', 'b', 'web'),
+      namespace: fc.constant('demo'),
       creationTimestamp: fc.constantFrom(
         '2024-01-01T00:00:00Z',
         '2023-06-01T00:00:00Z',
@@ -249,6 +250,7 @@ const anyContext = fc
     }),
     limitRanges: fc.array(limitRange, { maxLength: 2 }),
     vpaLookup: behaviour,
+    ownerLookup: behaviour,
     limitRangeLookup: behaviour,
     gates: fc.record({
       InPlace: fc.boolean(),
@@ -264,6 +266,10 @@ const anyContext = fc
           selector: LabelSelector;
         }[],
         options.vpaLookup,
+      ),
+      topMostController: lookup(
+        { kind: 'Deployment', name: 'web' },
+        options.ownerLookup,
       ),
       limitRanges: lookup(options.limitRanges, options.limitRangeLookup),
       featureGates: options.gates,

@@ -3,6 +3,8 @@ export type {
   AdmissionContext,
   AdmissionOutcome,
   AdmissionResult,
+  ControllerKey,
+  ControllerReference,
   ReviewedResource,
   VpaCandidate,
 } from './admission-types.js';
@@ -21,7 +23,15 @@ export {
   type OriginalContainerResources,
   type OriginalResources,
 } from '@tandem/vpa-api';
-export { chooseVpa, controllingVpa, matchingVpas } from './vpa-choice.js';
+export {
+  chooseVpa,
+  controllingVpa,
+  matchingVpas,
+  selectsPod,
+  targetsPodController,
+  type PodToMatch,
+} from './vpa-choice.js';
+export { controllingOwner } from './pod-controller.js';
 export { withControlledRecommendation } from './controlled-recommendation.js';
 export { encodePatch, type AddOperation } from './json-patch.js';
 export {

@@ -37,6 +37,7 @@ import { describeResource } from './reviewed-resource.js';
 import { capMessage, describeError } from './text.js';
 import { unsafeUpdate } from './update-safety.js';
 import { controllingVpa, matchingVpas } from './vpa-choice.js';
+import { reviewedPodController } from './pod-controller.js';
 
 type Annotation = readonly [string, string];
 
@@ -97,10 +98,19 @@ async function mutate(
   if (candidates instanceof Error) {
     return finish(failure(candidates.message));
   }
-  const matching = matchingVpas(
+  const labels = pod.pod.metadata?.labels;
+  const controller = await reviewedPodController(
+    { namespace, labels, raw: pod.raw },
     candidates as VpaCandidate[],
-    pod.pod.metadata?.labels,
+    context,
   );
+  if (controller instanceof Error) {
+    return finish(failure(controller.message));
+  }
+  const matching = matchingVpas(candidates as VpaCandidate[], {
+    labels,
+    controller,
+  });
   const vpa = controllingVpa(matching);
   if (vpa === undefined) {
     const message =

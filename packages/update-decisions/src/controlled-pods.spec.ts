@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { chooseVpa, type VpaCandidate } from '@tandem/admission';
+import {
+  chooseVpa,
+  type ControllerKey,
+  type VpaCandidate,
+} from '@tandem/admission';
 import type { LabelSelector } from '@tandem/vpa-api';
 import { podsByControllingVpa } from './controlled-pods.js';
 import { container, podWith, vpaWith } from './updater.fixtures.js';
@@ -8,7 +12,7 @@ import type { UpdaterPod } from './updater-pod.js';
 function candidate(
   name: string,
   selector: LabelSelector | undefined,
-  options: { namespace?: string; created?: string } = {},
+  options: { namespace?: string; created?: string; target?: string } = {},
 ): VpaCandidate {
   const vpa = vpaWith(undefined);
   vpa.metadata = {
@@ -16,16 +20,29 @@ function candidate(
     namespace: options.namespace ?? 'demo',
     creationTimestamp: options.created ?? '2026-01-01T00:00:00Z',
   };
+  vpa.spec.targetRef = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    name: options.target ?? name,
+  };
   return { vpa, selector };
 }
 
+/** Each pod's top-most controller, as the cycle resolved it (none: not in the map). */
+const controllers = new Map<UpdaterPod, ControllerKey>();
+const controllerOf = (each: UpdaterPod) => controllers.get(each);
+
+/** A pod of the Deployment `owner`, by default its `app` label (null: a bare pod). */
 function pod(
   name: string,
   labels: Record<string, string>,
   namespace = 'demo',
+  owner: string | null | undefined = labels['app'],
 ): UpdaterPod {
   const made = podWith([container('app')], { name, namespace });
   made.metadata = { ...made.metadata, labels };
+  if (owner !== undefined && owner !== null)
+    controllers.set(made, { kind: 'Deployment', name: owner });
   return made;
 }
 
@@ -56,6 +73,7 @@ describe('podsByControllingVpa', () => {
         pod('api-1', { app: 'api', tier: 'x' }),
         pod('lonely', { app: 'db' }),
       ],
+      controllerOf,
     );
     expect(namesOf(result)).toEqual({ web: ['web-1'], api: ['api-1'] });
   });
@@ -63,17 +81,16 @@ describe('podsByControllingVpa', () => {
   it('picks the oldest, then the smallest name, when several match', () => {
     const result = podsByControllingVpa(
       [
-        candidate('b', { matchLabels: { app: 'web' } }),
-        candidate('a', { matchLabels: { app: 'web' } }),
+        candidate('b', { matchLabels: { app: 'web' } }, { target: 'web' }),
+        candidate('a', { matchLabels: { app: 'web' } }, { target: 'web' }),
         candidate(
           'young',
           { matchLabels: { app: 'web' } },
-          {
-            created: '2026-06-01T00:00:00Z',
-          },
+          { created: '2026-06-01T00:00:00Z', target: 'web' },
         ),
       ],
       [pod('web-1', { app: 'web' })],
+      controllerOf,
     );
     expect(namesOf(result)).toEqual({ a: ['web-1'] });
   });
@@ -81,18 +98,40 @@ describe('podsByControllingVpa', () => {
   it('matches selectors made of expressions only, and ignores unusable ones', () => {
     const result = podsByControllingVpa(
       [
-        candidate('expr', {
-          matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }],
-        }),
-        candidate('unresolved', undefined),
+        candidate(
+          'expr',
+          {
+            matchExpressions: [{ key: 'app', operator: 'In', values: ['web'] }],
+          },
+          { target: 'web' },
+        ),
+        candidate('unresolved', undefined, { target: 'web' }),
         // An operator the API server would refuse, as a hand-written object could hold.
-        candidate('invalid', {
-          matchExpressions: [{ key: 'app', operator: 'Near', values: [] }],
-        } as unknown as LabelSelector),
+        candidate(
+          'invalid',
+          {
+            matchExpressions: [{ key: 'app', operator: 'Near', values: [] }],
+          } as unknown as LabelSelector,
+          { target: 'web' },
+        ),
       ],
       [pod('web-1', { app: 'web' })],
+      controllerOf,
     );
     expect(namesOf(result)).toEqual({ expr: ['web-1'] });
+  });
+
+  it('claims no bare pod and no pod of another controller that carries the labels', () => {
+    const result = podsByControllingVpa(
+      [candidate('web', { matchLabels: { app: 'web' } })],
+      [
+        pod('web-1', { app: 'web' }),
+        pod('bare', { app: 'web' }, 'demo', null),
+        pod('job-pod', { app: 'web' }, 'demo', 'nightly-job'),
+      ],
+      controllerOf,
+    );
+    expect(namesOf(result)).toEqual({ web: ['web-1'] });
   });
 
   it('agrees with the admission webhook’s choice for every pod', () => {
@@ -112,31 +151,53 @@ describe('podsByControllingVpa', () => {
         ]),
       }),
     );
+    // Few targets and owners, so VPAs share targets and pods share or lack controllers.
+    const target = fc.constantFrom('web', 'api');
+    const owner = fc.option(fc.constantFrom('web', 'api', 'job'), {
+      nil: null,
+    });
+    const mode = fc.constantFrom<'Auto' | 'Off' | 'Initial'>(
+      'Auto',
+      'Off',
+      'Initial',
+    );
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(selector, fc.constantFrom('x', 'y'), fc.nat(3)), {
-          maxLength: 6,
-        }),
-        fc.array(fc.tuple(labels, fc.constantFrom('x', 'y')), {
+        fc.array(
+          fc.tuple(
+            selector,
+            fc.constantFrom('x', 'y'),
+            fc.nat(3),
+            target,
+            mode,
+          ),
+          { maxLength: 6 },
+        ),
+        fc.array(fc.tuple(labels, fc.constantFrom('x', 'y'), owner), {
           maxLength: 8,
         }),
         (vpaSpecs, podSpecs) => {
-          const candidates = vpaSpecs.map(([sel, ns, day], index) =>
-            candidate(`vpa-${index}`, sel as LabelSelector, {
-              namespace: ns,
-              created: `2026-01-0${day + 1}T00:00:00Z`,
-            }),
+          const candidates = vpaSpecs.map(
+            ([sel, ns, day, to, updateMode], index) => {
+              const made = candidate(`vpa-${index}`, sel as LabelSelector, {
+                namespace: ns,
+                created: `2026-01-0${day + 1}T00:00:00Z`,
+                target: to,
+              });
+              made.vpa.spec.updatePolicy = { updateMode };
+              return made;
+            },
           );
-          const pods = podSpecs.map(([podLabels, ns], index) =>
-            pod(`pod-${index}`, podLabels, ns),
+          const pods = podSpecs.map(([podLabels, ns, by], index) =>
+            pod(`pod-${index}`, podLabels, ns, by),
           );
-          const result = podsByControllingVpa(candidates, pods);
+          const result = podsByControllingVpa(candidates, pods, controllerOf);
           for (const each of pods) {
             const expected = chooseVpa(
               candidates.filter(
                 (c) => c.vpa.metadata?.namespace === each.metadata?.namespace,
               ),
-              each.metadata?.labels,
+              { labels: each.metadata?.labels, controller: controllerOf(each) },
             );
             const actual = [...result].find(([, list]) =>
               list.includes(each),

@@ -1,4 +1,9 @@
-import { controllingVpa, type VpaCandidate } from '@tandem/admission';
+import {
+  controllingVpa,
+  targetsPodController,
+  type ControllerKey,
+  type VpaCandidate,
+} from '@tandem/admission';
 import {
   compileLabelSelector,
   type LabelSelectorMatcher,
@@ -20,9 +25,12 @@ interface NamespaceCandidates {
 
 /**
  * Each live pod's controlling VPA among `candidates` (the VPAs the updater acts on, with
- * their targets' selectors), as upstream picks it: the VPAs of the pod's namespace whose
- * selector matches its labels, then the oldest, then the smallest name. A candidate
- * without a selector, or with one that does not compile, controls nothing.
+ * their targets' selectors), as upstream's `GetControllingVPAForPod` picks it and by the
+ * webhook's rule (`@tandem/admission`'s `targetsPodController` and `controllingVpa`): the
+ * VPAs of the pod's namespace that target its top-most controller (`controllerOf`; a pod
+ * without one is controlled by none) and whose selector matches its labels, then the
+ * oldest, then the smallest name. A candidate without a selector, or with one that does
+ * not compile, controls nothing.
  *
  * A selector is compiled once and filed under one of its `matchLabels` pairs, so a pod is
  * only tried against the selectors that share one of its labels: with thousands of VPAs
@@ -31,12 +39,15 @@ interface NamespaceCandidates {
 export function podsByControllingVpa(
   candidates: readonly VpaCandidate[],
   pods: Iterable<UpdaterPod>,
+  controllerOf: (pod: UpdaterPod) => ControllerKey | undefined,
 ): Map<VerticalPodAutoscaler, UpdaterPod[]> {
   const namespaces = indexCandidates(candidates);
   const controlled = new Map<VerticalPodAutoscaler, UpdaterPod[]>();
   for (const pod of pods) {
     const inNamespace = namespaces.get(pod.metadata?.namespace ?? '');
     if (inNamespace === undefined) continue;
+    const controller = controllerOf(pod);
+    if (controller === undefined) continue;
     const labels = pod.metadata?.labels ?? {};
     const tried = [
       ...inNamespace.unindexed,
@@ -46,7 +57,11 @@ export function podsByControllingVpa(
     ];
     const vpa = controllingVpa(
       tried
-        .filter((candidate) => candidate.matcher.matches(labels))
+        .filter(
+          (candidate) =>
+            targetsPodController(candidate.vpa, controller) &&
+            candidate.matcher.matches(labels),
+        )
         .map((candidate) => candidate.vpa),
     );
     if (vpa === undefined) continue;
