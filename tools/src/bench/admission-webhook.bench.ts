@@ -10,7 +10,7 @@ import {
 } from '@kubernetes/client-node';
 import { VPA_API_GROUP } from '@tandem/vpa-api';
 import { type ControlPlane, startControlPlane } from './control-plane.js';
-import { fixedRateLoad, quantile } from './fixed-rate-load.js';
+import { answerOf, fixedRateLoad, quantile } from './fixed-rate-load.js';
 import { installCrds, requireEnv } from './recommender-startup.bench.js';
 import type { Figure } from './report.js';
 import {
@@ -22,15 +22,24 @@ import {
 const NAMESPACE = 'bench-webhook';
 const RATES = [200, 500, 1000];
 const DURATION_MS = 10_000;
-const WARM_UP_MS = 2_000;
+/** The window after start measured with caches cold, at the steady target's rate. */
+const COLD_MS = 5_000;
+const COLD_RATE = 500;
 const CONNECTIONS = 16;
 const CONTAINERS = ['app', 'proxy', 'log-shipper'];
+const POD_TEMPLATE_HASH = '7d4b9c8f5';
+const REPLICA_SET = `web-${POD_TEMPLATE_HASH}`;
+/** `--cache-sync-deadline`'s default (250 ms) and the time to answer once it passed. */
+const COLD_P99_TARGET_MS = 300;
 
 /**
  * The admission webhook under load, as the API server calls it: the real binary serving
  * HTTPS, its caches synced from the local control plane holding the pod's Deployment and
  * VPA, and a realistic AdmissionReview for a 3-container pod that gets all three containers
  * rewritten. p50 and p99 at fixed rates; the target is p99 ≤ 5 ms at 500 requests/s.
+ * First, the p99 of the 5 s right after start, caches still listing: a review waits for a
+ * cold cache at most `--cache-sync-deadline`, so that p99 stays near the deadline, never
+ * near the API server's webhook timeout.
  */
 export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
   const cluster = await startControlPlane(root);
@@ -75,8 +84,25 @@ export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
       ca: ca.certPem,
       connections: CONNECTIONS,
     };
-    await fixedRateLoad({ ...load, rate: 200, durationMs: WARM_UP_MS });
-    const figures: Figure[] = [];
+    const cold = await fixedRateLoad({
+      ...load,
+      rate: COLD_RATE,
+      durationMs: COLD_MS,
+    });
+    const figures: Figure[] = [
+      {
+        name: `admission webhook, first ${COLD_MS / 1000} s after start (caches cold) at ${COLD_RATE} req/s, p99`,
+        value: quantile(cold.latenciesMs, 0.99),
+        unit: 'ms',
+        target: { comparison: '<=', value: COLD_P99_TARGET_MS },
+      },
+    ];
+    // Warm now: the steady figures must measure reviews that are really patched.
+    const answer = await answerOf(load);
+    if (!answer.includes('"patch"'))
+      throw new Error(
+        `the webhook answered the benchmark's review without a patch: ${answer.slice(0, 300)}`,
+      );
     for (const rate of RATES) {
       const result = await fixedRateLoad({
         ...load,
@@ -122,7 +148,8 @@ async function seed(
     .makeApiClient(CoreV1Api)
     .createNamespace({ body: { metadata: { name: NAMESPACE } } });
   const labels = { app: 'web' };
-  await kubeConfig.makeApiClient(AppsV1Api).createNamespacedDeployment({
+  const apps = kubeConfig.makeApiClient(AppsV1Api);
+  const deployment = await apps.createNamespacedDeployment({
     namespace: NAMESPACE,
     body: {
       metadata: { name: 'web' },
@@ -130,6 +157,31 @@ async function seed(
         replicas: 0,
         selector: { matchLabels: labels },
         template: { metadata: { labels }, spec: podSpec() },
+      },
+    },
+  });
+  // The reviewed pod's ReplicaSet, owned by the Deployment: the webhook walks the pod's
+  // owners to the VPA's target, as upstream does, before it applies anything.
+  const revision = { ...labels, 'pod-template-hash': POD_TEMPLATE_HASH };
+  await apps.createNamespacedReplicaSet({
+    namespace: NAMESPACE,
+    body: {
+      metadata: {
+        name: REPLICA_SET,
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: deployment.metadata?.uid ?? '',
+            controller: true,
+          },
+        ],
+      },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: revision },
+        template: { metadata: { labels: revision }, spec: podSpec() },
       },
     },
   });
@@ -207,14 +259,14 @@ function podReview() {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: {
-          generateName: 'web-7d4b9c8f5-',
+          generateName: `${REPLICA_SET}-`,
           namespace: NAMESPACE,
-          labels: { app: 'web', 'pod-template-hash': '7d4b9c8f5' },
+          labels: { app: 'web', 'pod-template-hash': POD_TEMPLATE_HASH },
           ownerReferences: [
             {
               apiVersion: 'apps/v1',
               kind: 'ReplicaSet',
-              name: 'web-7d4b9c8f5',
+              name: REPLICA_SET,
               uid: 'a1',
               controller: true,
             },

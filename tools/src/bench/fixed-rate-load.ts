@@ -139,6 +139,30 @@ function send(agent: Agent, options: LoadRequest): Promise<boolean> {
   });
 }
 
+/** One request's answer body, on a connection of its own (to check what a load measures). */
+export async function answerOf(options: LoadRequest): Promise<string> {
+  const agent = loadAgent({ ...options, connections: 1 });
+  try {
+    return await new Promise((resolve, reject) => {
+      const outgoing = request(
+        options.url,
+        { method: options.method ?? 'POST', agent, headers: options.headers },
+        (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (body += chunk));
+          response.on('end', () => resolve(body));
+          response.on('error', reject);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(options.body);
+    });
+  } finally {
+    agent.destroy();
+  }
+}
+
 /** The q-quantile (0..1) of sorted values, nearest rank. */
 export function quantile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return Number.NaN;
