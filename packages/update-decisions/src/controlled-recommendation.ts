@@ -6,6 +6,7 @@ import {
   type ProcessedRecommendation,
   type RecommendedContainerResources,
   type VerticalPodAutoscaler,
+  withoutPodLevelResources,
 } from '@tandem/vpa-api';
 
 /** Anything with per-container recommendations: the VPA status's or a processed one. */
@@ -15,9 +16,10 @@ export interface ContainerRecommendations {
 
 /**
  * The recommendation the updater acts on for one pod (upstream's capping processor output):
- * narrowed to what the VPA's policy controls first, as the admission webhook does, then
- * capped by LimitRanges and the policy. Undefined when the VPA has neither a recommendation
- * nor a resource policy. Throws `QuantityError` for a malformed quantity.
+ * narrowed to what the VPA's policy controls first, as the admission webhook does, and to
+ * what the updater may change on this pod (`applicableRecommendation`), then capped by
+ * LimitRanges and the policy. Undefined when the VPA has neither a recommendation nor a
+ * resource policy. Throws `QuantityError` for a malformed quantity.
  */
 export function updaterRecommendation(
   pod: Pod,
@@ -26,22 +28,37 @@ export function updaterRecommendation(
 ): ProcessedRecommendation | undefined {
   return processRecommendationForPod(
     pod,
-    withControlledRecommendation(vpa),
+    applicableRecommendation(pod, vpa),
     limitRanges,
   );
 }
 
 /**
+ * The VPA with its recommendation narrowed to what the updater may change on this pod: what
+ * its policy controls, without the resources the pod declares at pod level. Those are left
+ * as declared (docs/decisions/0016-pod-level-resources.md): a resize or an eviction for them
+ * could only end in the values the webhook keeps, or in a resize the API server rejects.
+ */
+export function applicableRecommendation(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+): VerticalPodAutoscaler {
+  return withoutPodLevelResources(withControlledRecommendation(vpa), pod);
+}
+
+/**
  * `recommendation`'s entries with containers in mode Off dropped and only controlled
- * resources kept. Upstream's recommender never writes those, so its updater does not check;
+ * resources kept, less those the pod declares at pod level (`applicableRecommendation`).
+ * Upstream's recommender never writes the uncontrolled ones, so its updater does not check;
  * a recommendation from elsewhere, or a policy edited since the last recommender cycle,
  * could otherwise have a pod evicted for a container or resource the VPA must not touch.
  */
 export function controlledEntries(
+  pod: Pod,
   vpa: VerticalPodAutoscaler,
   recommendation: ContainerRecommendations | undefined,
 ): RecommendedContainerResources[] {
-  const narrowed = withControlledRecommendation({
+  const narrowed = applicableRecommendation(pod, {
     ...vpa,
     status: {
       recommendation: {

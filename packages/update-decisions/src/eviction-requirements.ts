@@ -30,7 +30,7 @@ export function meetsEvictionRequirements(
   const updatePolicy = vpa.spec.updatePolicy;
   if (updatePolicy === undefined) return true;
   const requirements = updatePolicy.evictionRequirements ?? [];
-  const entries = controlledEntries(vpa, recommendation);
+  const entries = controlledEntries(pod, vpa, recommendation);
   return pod.spec.containers.some((container) => {
     const entry = entries.find(
       (candidate) => candidate.containerName === container.name,

@@ -3,7 +3,10 @@ import {
   type FeatureGates,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
-import type { ContainerRecommendations } from './controlled-recommendation.js';
+import {
+  applicableRecommendation,
+  type ContainerRecommendations,
+} from './controlled-recommendation.js';
 import { hasLowerTarget } from './infeasible-resizes.js';
 import { resizeFallback } from './resize-fallback.js';
 import { readResizeState } from './resize-state.js';
@@ -81,10 +84,12 @@ export function decideInPlaceUpdate(
   if (recommendation === undefined)
     return wait('the VPA has no recommendation yet');
   const inPlaceOnly = strategy === 'resize-in-place-only';
+  // A lower target for a resource the pod sets at pod level would resize nothing new.
+  const applicable = applicableRecommendation(pod, vpa).status?.recommendation;
   if (
     inPlaceOnly &&
     input.lastInfeasible !== undefined &&
-    !hasLowerTarget(input.lastInfeasible, recommendation)
+    !hasLowerTarget(input.lastInfeasible, applicable)
   ) {
     return skip('the last resize was infeasible and no target is lower since');
   }

@@ -23,6 +23,7 @@ export {
 } from './update-mode.js';
 export { isObserved, observedContainers } from './observed-containers.js';
 export {
+  applicableRecommendation,
   controlledEntries,
   updaterRecommendation,
   type ContainerRecommendations,

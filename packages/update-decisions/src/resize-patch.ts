@@ -1,7 +1,4 @@
-import {
-  withControlledRecommendation,
-  type AddOperation,
-} from '@tandem/admission';
+import type { AddOperation } from '@tandem/admission';
 import {
   computeContainerResources,
   PodAnnotation,
@@ -10,11 +7,13 @@ import {
   type ResourceList,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
+import { applicableRecommendation } from './controlled-recommendation.js';
 
 /**
  * The JSON Patch to send to the pod's `resize` subresource: per container with a
  * recommendation, the capped requests and, with RequestsAndLimits, limits in the original
- * limit-to-request ratio, the same values the admission webhook sets at creation. Missing
+ * limit-to-request ratio, the same values the admission webhook sets at creation; resources
+ * the pod declares at pod level are left out (`applicableRecommendation`). Missing
  * `resources`/`requests`/`limits` objects are added first; existing ones are kept. A
  * container still carrying a CPU startup boost annotation is left to the un-boost.
  * Empty when nothing is to be set: then there is nothing to resize. Values are listed by
@@ -28,7 +27,7 @@ export function inPlaceResizePatch(
   const annotations = pod.metadata?.annotations ?? {};
   return computeContainerResources(
     pod,
-    withControlledRecommendation(vpa),
+    applicableRecommendation(pod, vpa),
     limitRanges,
   ).flatMap((resources) => {
     const index = pod.spec.containers.findIndex(

@@ -36,7 +36,7 @@ export function resourcePriority(
   recommendation: ContainerRecommendations | undefined,
 ): ResourcePriority {
   const observed = observedContainers(pod);
-  const entries = controlledEntries(vpa, recommendation);
+  const entries = controlledEntries(pod, vpa, recommendation);
   const totalRequested = new Map<string, bigint>();
   const totalRecommended = new Map<string, bigint>();
   let scaleUp = false;

@@ -1,4 +1,9 @@
-import type { Container, ContainerStatus, Pod } from '@tandem/vpa-api';
+import type {
+  Container,
+  ContainerStatus,
+  Pod,
+  ResourceRequirements,
+} from '@tandem/vpa-api';
 
 /**
  * The core/v1 pod fields the updater reads beyond `@tandem/vpa-api`'s `Pod`. Structural and
@@ -14,6 +19,8 @@ export interface UpdaterPodSpec {
   initContainers?: Container[];
   /** Set once the pod is scheduled; the updater only looks at scheduled pods. */
   nodeName?: string;
+  /** Pod-level requests and limits: the updater leaves these resources alone (ADR 0016). */
+  resources?: ResourceRequirements;
 }
 
 export interface UpdaterContainer extends Container {

@@ -4,6 +4,7 @@ import type {
   OwnerReference,
   RecommendedContainerResources,
   ResourceList,
+  ResourceRequirements,
   UpdateMode,
   VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
@@ -46,6 +47,8 @@ export interface PodOptions {
   conditions?: PodCondition[];
   containerStatuses?: UpdaterContainerStatus[];
   nodeName?: string;
+  /** Pod-level `spec.resources`. */
+  resources?: ResourceRequirements;
 }
 
 /** A scheduled, running pod owned by ReplicaSet `web-1`, unless told otherwise. */
@@ -75,7 +78,11 @@ export function podWith(
         ],
       }),
     },
-    spec: { containers, nodeName: options.nodeName ?? 'node-a' },
+    spec: {
+      containers,
+      nodeName: options.nodeName ?? 'node-a',
+      ...(options.resources && { resources: options.resources }),
+    },
     status: {
       phase: options.phase ?? 'Running',
       startTime: options.startTime ?? at(-24 * HOUR),
