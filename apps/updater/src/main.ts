@@ -161,6 +161,7 @@ export async function main(
     listVpas: () => vpas.list() as unknown as VerticalPodAutoscaler[],
     listPods: () => pods.list() as unknown as UpdaterPod[],
     resolveTarget: targets.resolve,
+    topMostController: targets.topMostController,
     admissionControllerAlive: flags.useAdmissionControllerStatus
       ? admissionControllerAlive
       : undefined,

@@ -94,7 +94,6 @@ export {
   type TargetReaders,
 } from './targets/target-resolver.js';
 export {
-  memoizedTopMostController,
   topMostControllerFinder,
   type ControllerRef,
 } from './targets/top-most-controller.js';

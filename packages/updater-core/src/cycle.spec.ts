@@ -805,3 +805,78 @@ describe('runUpdaterCycle: limits and failures', () => {
     expect(await updater.metric(RECOVERED, { kind: 'pod-decision' })).toBe(1);
   });
 });
+
+describe("runUpdaterCycle: only the pods of a VPA's target", () => {
+  it('leaves alone a bare pod and a Job’s pod that carry the target’s labels', async () => {
+    const at = now();
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web')],
+      pods: [
+        ...replicaSetPods(['50m', '50m'], at),
+        podOf('bare', at, { owner: null, requests: { cpu: '10m' } }),
+        podOf('report-x', at, {
+          owner: { kind: 'Job', name: 'report' },
+          requests: { cpu: '10m' },
+        }),
+      ],
+      replicas: { 'ReplicaSet/web-1': 2 },
+    });
+
+    const summary = await updater.run(at);
+
+    expect(summary.pods).toBe(2);
+    expect(updater.actions.podsOf('evict')).toEqual(['web-1-0']);
+  });
+
+  it('walks each owner once per cycle, and only in namespaces with a VPA', async () => {
+    const at = now();
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web')],
+      pods: [
+        ...replicaSetPods(FOUR, at),
+        podOf('elsewhere', at, { namespace: 'other' }),
+      ],
+    });
+
+    await updater.run(at);
+
+    expect(updater.walked).toEqual(['demo/ReplicaSet/web-1']);
+  });
+
+  it('controls no pod whose owner chain cannot be read, and counts it once per owner', async () => {
+    const at = now();
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web')],
+      pods: replicaSetPods(FOUR, at),
+      controllers: {
+        'ReplicaSet/web-1': new Error('ReplicaSet demo/web-1 does not exist'),
+      },
+    });
+
+    const summary = await updater.run(at);
+
+    expect(summary).toMatchObject({ vpas: 0, pods: 0, evicted: 0, errors: 1 });
+    expect(updater.recovered).toEqual([
+      {
+        kind: 'pod-controller',
+        message:
+          'pods not controlled, their owner chain cannot be read: ReplicaSet demo/web-1 does not exist',
+        fields: { owner: 'ReplicaSet demo/web-1' },
+      },
+    ]);
+    expect(await updater.metric(RECOVERED, { kind: 'pod-controller' })).toBe(1);
+  });
+
+  it('controls no pod whose chain has no top-most controller (a Node, an unscalable owner)', async () => {
+    const at = now();
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web')],
+      pods: replicaSetPods(FOUR, at),
+      controllers: { 'ReplicaSet/web-1': null },
+    });
+
+    const summary = await updater.run(at);
+
+    expect(summary).toMatchObject({ vpas: 0, pods: 0, errors: 0 });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Span } from '@opentelemetry/api';
+import { describeError } from '@tandem/kube';
 import { inSpan } from '@tandem/telemetry';
 import {
   isLivePod,
@@ -12,6 +13,10 @@ import {
   type VpaTarget,
 } from '@tandem/vpa-api';
 import type { Gauge } from '@tandem/telemetry';
+import {
+  podControllers,
+  type TopMostControllerLookup,
+} from './pod-controllers.js';
 import { vpaKey } from './pod-updates.js';
 import {
   updateVpa,
@@ -27,6 +32,11 @@ export interface UpdaterCycleContext extends VpaUpdateContext {
   /** Pods from the cache; those not scheduled, finished or being deleted are dropped here. */
   listPods(): readonly UpdaterPod[];
   resolveTarget(vpa: VerticalPodAutoscaler): Promise<VpaTarget>;
+  /**
+   * The top-most well-known or scalable controller above a pod's controlling owner
+   * (`VpaTargetResolution.topMostController`); rejects when the chain cannot be read.
+   */
+  topMostController: TopMostControllerLookup;
   /**
    * `--use-admission-controller-status`: whether the admission webhook is alive. Undefined
    * when the check is off. Evicted pods get their recommendation only from a live webhook.
@@ -120,9 +130,22 @@ export async function runUpdaterCycle(
       span.setAttribute('pods', live.length);
       return live;
     });
-    const controlled = await step('FilterPods', () =>
-      podsByControllingVpa(candidates, pods),
-    );
+    const controlled = await step('FilterPods', async () => {
+      const controllers = await podControllers(
+        pods,
+        new Set(candidates.map(({ vpa }) => vpa.metadata?.namespace ?? '')),
+        context.topMostController,
+        (namespace, owner, error) =>
+          countingContext.recover(
+            'pod-controller',
+            `pods not controlled, their owner chain cannot be read: ${describeError(error)}`,
+            { owner: `${owner.kind} ${namespace}/${owner.name}` },
+          ),
+      );
+      return podsByControllingVpa(candidates, pods, (pod) =>
+        controllers.get(pod),
+      );
+    });
     summary.vpas = controlled.size;
     const deadlineMs = now.getTime() + context.intervalMs;
     const tallies: VpaUpdateTally[] = [];

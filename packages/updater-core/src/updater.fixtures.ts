@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { AddOperation } from '@tandem/admission';
+import type { AddOperation, ControllerKey } from '@tandem/admission';
 import { TokenBucket, type EventSubject, type EventType } from '@tandem/kube';
 import { createLogger, Registry } from '@tandem/telemetry';
 import {
@@ -269,6 +269,11 @@ export interface Recovered {
 export interface FakeUpdaterOptions {
   vpas?: VerticalPodAutoscaler[];
   pods?: UpdaterPod[];
+  /**
+   * Top-most controllers by the pod owner's `kind/name`: null for none, an Error for an
+   * unreadable chain. Default: `deploymentOf`.
+   */
+  controllers?: Record<string, ControllerKey | null | Error>;
   limitRanges?: LimitRange[];
   /**
    * Configured replicas by owner `kind/name` (namespace `demo`) or full `replicaOwnerKey`;
@@ -308,6 +313,8 @@ export interface FakeUpdater {
   pods: UpdaterPod[];
   /** Calls of `resolveTarget`, by `namespace/name`. */
   resolved: string[];
+  /** Calls of `topMostController`, by `namespace/kind/name` of the pod's owner. */
+  walked: string[];
   run(now: Date): Promise<UpdaterCycleSummary>;
   /** The sum of a counter's or gauge's values whose labels include `labels`. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
@@ -315,6 +322,16 @@ export interface FakeUpdater {
   series(
     name: string,
   ): Promise<{ labels: Record<string, string | number>; value: number }[]>;
+}
+
+/**
+ * A ReplicaSet's Deployment as its name gives it (`web-1` → `web`: a Deployment names its
+ * ReplicaSets after itself); any other owner is its own top-most controller.
+ */
+export function deploymentOf(owner: ControllerKey): ControllerKey {
+  return owner.kind === 'ReplicaSet'
+    ? { kind: 'Deployment', name: owner.name.replace(/-[^-]*$/, '') }
+    : { kind: owner.kind, name: owner.name };
 }
 
 export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
@@ -325,6 +342,7 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
   const sleeps: number[] = [];
   const logs: Record<string, unknown>[] = [];
   const resolved: string[] = [];
+  const walked: string[] = [];
   const fake = new FakePodActions();
   const registry = new Registry();
   const metrics = updaterMetrics(registry);
@@ -371,6 +389,12 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
           selector: { matchLabels: { app: vpa.metadata?.name ?? '' } },
         }
       );
+    },
+    topMostController: async (namespace, owner) => {
+      walked.push(`${namespace}/${owner.kind}/${owner.name}`);
+      const answer = options.controllers?.[`${owner.kind}/${owner.name}`];
+      if (answer instanceof Error) throw answer;
+      return answer === undefined ? deploymentOf(owner) : (answer ?? undefined);
     },
     admissionControllerAlive: options.admissionControllerAlive,
     limitRanges: (namespace) =>
@@ -436,6 +460,7 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
     vpas,
     pods,
     resolved,
+    walked,
     run: (now) => runUpdaterCycle(context, now),
     series,
     metric: async (name, labels = {}) =>

@@ -445,6 +445,11 @@ function inMemoryUpdaterContext(
     resolveTarget: async (vpa) => ({
       selector: { matchLabels: { app: vpa.spec.targetRef.name } },
     }),
+    // Every pod's ReplicaSet `<app>-<hash>` belongs to the Deployment `<app>`, from the cache.
+    topMostController: async (_namespace, owner) => ({
+      kind: 'Deployment',
+      name: owner.name.slice(0, owner.name.lastIndexOf('-')),
+    }),
     admissionControllerAlive: async () => true,
     limitRanges: (namespace) => [...(cluster.limitRanges.get(namespace) ?? [])],
     configuredReplicas: async () => REPLICAS,

@@ -1,7 +1,6 @@
 import { KindNotServedError, NotScalableError } from './scale-target.js';
 import type { TargetReaders } from './target-resolver.js';
 import {
-  memoizedTopMostController,
   topMostControllerFinder,
   type ControllerRef,
 } from './top-most-controller.js';
@@ -175,28 +174,5 @@ describe('topMostControllerFinder', () => {
   it('rejects when a cache read fails (a cold cache past its deadline)', async () => {
     objects['ReplicaSet/web-6d4f'] = new Error('the ReplicaSet cache is cold');
     await expect(find(rs)).rejects.toThrow('the ReplicaSet cache is cold');
-  });
-});
-
-describe('memoizedTopMostController', () => {
-  it('walks each owner of a namespace once, failures included', async () => {
-    const walked: string[] = [];
-    const memo = memoizedTopMostController(async (namespace, owner) => {
-      walked.push(`${namespace}/${owner.kind}/${owner.name}`);
-      if (owner.name === 'broken') throw new Error('unreadable');
-      return { kind: 'Deployment', name: owner.name };
-    });
-    const web = { kind: 'ReplicaSet', name: 'web' };
-    const broken = { kind: 'ReplicaSet', name: 'broken' };
-    await memo('a', web);
-    await memo('a', { ...web });
-    await memo('b', web);
-    await expect(memo('a', broken)).rejects.toThrow('unreadable');
-    await expect(memo('a', broken)).rejects.toThrow('unreadable');
-    expect(walked).toEqual([
-      'a/ReplicaSet/web',
-      'b/ReplicaSet/web',
-      'a/ReplicaSet/broken',
-    ]);
   });
 });

@@ -100,29 +100,3 @@ function controllerOf(object: TargetObject): ControllerRef | undefined {
 function refKey({ apiVersion = '', kind, name }: ControllerRef): string {
   return `${apiVersion}\u0000${kind}\u0000${name}`;
 }
-
-/**
- * `find` memoized by namespace and owner, for one updater cycle: thousands of pods share a
- * few hundred owners, and each owner's chain is walked once (a rejection is shared too).
- * Make a new one per cycle, so the next cycle sees changed owners.
- */
-export function memoizedTopMostController(
-  find: (
-    namespace: string,
-    owner: ControllerRef,
-  ) => Promise<ControllerRef | undefined>,
-): (
-  namespace: string,
-  owner: ControllerRef,
-) => Promise<ControllerRef | undefined> {
-  const walks = new Map<string, Promise<ControllerRef | undefined>>();
-  return (namespace, owner) => {
-    const key = `${namespace}\u0000${refKey(owner)}`;
-    let walk = walks.get(key);
-    if (walk === undefined) {
-      walk = find(namespace, owner);
-      walks.set(key, walk);
-    }
-    return walk;
-  };
-}
