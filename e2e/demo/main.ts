@@ -74,8 +74,9 @@ process.env[CLUSTER_ENV.logDir] = controlPlane.logDir;
 const kube = kubeClients();
 await installTandemCrds(kube);
 
-// The admission webhook first, so every demo pod passes through it: it records what the
-// pod declared (tandem.dev/original-resources) and applies the VPA's recommendation.
+// The admission webhook first, so every demo pod passes through it: on a pod a VPA controls
+// it records what the pod declared (tandem.dev/original-resources) and applies the VPA's
+// recommendation.
 const webhook = await startWebhook({
   kubeconfig: controlPlane.kubeconfig,
   certificates: await webhookCertificates(),

@@ -85,7 +85,25 @@ async function createPod(
   });
 }
 
-async function writeRecommendation(vpaName: string): Promise<void> {
+const SUITE_RECOMMENDATION = [
+  {
+    containerName: 'app',
+    target: { cpu: '250m', memory: '256Mi' },
+    lowerBound: { cpu: '200m', memory: '200Mi' },
+    upperBound: { cpu: '400m', memory: '400Mi' },
+  },
+  {
+    containerName: 'sidecar',
+    target: { cpu: '50m', memory: '64Mi' },
+    lowerBound: { cpu: '25m', memory: '32Mi' },
+    upperBound: { cpu: '100m', memory: '128Mi' },
+  },
+];
+
+async function writeRecommendation(
+  vpaName: string,
+  containerRecommendations: object[] = SUITE_RECOMMENDATION,
+): Promise<void> {
   await kube.customObjects.patchNamespacedCustomObjectStatus({
     group: VPA_GROUP,
     version: VPA_VERSION,
@@ -96,24 +114,7 @@ async function writeRecommendation(vpaName: string): Promise<void> {
       {
         op: 'add',
         path: '/status',
-        value: {
-          recommendation: {
-            containerRecommendations: [
-              {
-                containerName: 'app',
-                target: { cpu: '250m', memory: '256Mi' },
-                lowerBound: { cpu: '200m', memory: '200Mi' },
-                upperBound: { cpu: '400m', memory: '400Mi' },
-              },
-              {
-                containerName: 'sidecar',
-                target: { cpu: '50m', memory: '64Mi' },
-                lowerBound: { cpu: '25m', memory: '32Mi' },
-                upperBound: { cpu: '100m', memory: '128Mi' },
-              },
-            ],
-          },
-        },
+        value: { recommendation: { containerRecommendations } },
       },
     ],
   });
@@ -146,6 +147,26 @@ describeLocal(
     const logTail = () => `webhook output tail:\n${webhook.tail(20)}`;
     // The server listens on every interface; the API server and the tests use loopback.
     const webhookUrl = () => `https://127.0.0.1:${new URL(webhook.url).port}/`;
+    /** Names of `pods` the webhook has not logged a review of (yet). */
+    const notReviewed = (pods: V1Pod[]) => {
+      const reviewed = new Set(
+        webhook
+          .entries()
+          .filter((entry) => entry['resource'] === 'Pod')
+          .map((entry) => entry['pod']),
+      );
+      return pods
+        .map((pod) => pod.metadata?.name)
+        .filter((name) => !reviewed.has(name));
+    };
+    const waitForReviews = (pods: V1Pod[]) =>
+      waitFor(
+        'the webhook to log a review of every pod',
+        async () => (notReviewed(pods).length === 0 ? true : undefined),
+        { timeoutMs: 10_000 },
+        async () =>
+          `not reviewed: ${notReviewed(pods).join(', ')}; ${logTail()}`,
+      );
 
     beforeAll(async () => {
       await installTandemCrds(kube);
@@ -154,6 +175,8 @@ describeLocal(
         kubeconfig: clusterKubeconfig(),
         certificates,
         extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
+        // One log line per review, so a test can see a pod admitted and left unchanged.
+        env: { LOG_LEVEL: 'debug' },
       });
       await waitForRegistration(webhook);
     });
@@ -260,16 +283,76 @@ describeLocal(
       expect(millicores(cpu(pod, 'app', 'requests'))).toBe(250);
     });
 
-    it('records the originals of pods no VPA controls, and changes nothing else', async () => {
+    it('leaves a bare pod no VPA controls as submitted: no Tandem or upstream annotation', async () => {
       const pod = await createPod('unmanaged', { app: 'other' });
-      expect(
-        JSON.parse(pod.metadata?.annotations?.[ORIGINALS] ?? 'null'),
-      ).toEqual(EXPECTED_ORIGINALS);
+      await waitForReviews([pod]);
+      expect(pod.metadata?.annotations ?? {}).toEqual({});
       expect(pod.spec?.containers.map((c) => c.resources)).toEqual([
         APP_RESOURCES,
         SIDECAR_RESOURCES,
       ]);
-      expect(pod.metadata?.annotations?.['vpaUpdates']).toBeUndefined();
+    });
+
+    it('leaves the cpu of a pod with pod-level cpu as declared, applies memory, and its Deployment runs', async () => {
+      await vpas.createVpa('pod-level', 'pod-level', {
+        updatePolicy: { updateMode: 'Initial' },
+      });
+      await writeRecommendation('pod-level', [
+        { containerName: 'app', target: { cpu: '2', memory: '256Mi' } },
+      ]);
+      const labels = { app: 'pod-level' };
+      const podLevel = { requests: { cpu: '1' }, limits: { cpu: '1' } };
+      await kube.apps.createNamespacedDeployment({
+        namespace: currentNamespace(),
+        body: {
+          metadata: { name: 'pod-level', labels },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: labels },
+            template: {
+              metadata: { labels },
+              spec: {
+                ...ON_FAKE_NODES,
+                // Before ADR 0016 the webhook raised cpu to 2 here, and the API server
+                // refused every pod (aggregate container requests above the pod's 1).
+                resources: podLevel,
+                containers: [container('app', { requests: { cpu: '500m' } })],
+              },
+            },
+          },
+        },
+      });
+      const pods = await waitForRunningPods(
+        kube,
+        currentNamespace(),
+        'pod-level',
+        2,
+      );
+      for (const pod of pods) {
+        expect({
+          appCpu: millicores(cpu(pod, 'app', 'requests')),
+          appMemory: bytes(memory(pod, 'app', 'requests')),
+          podLimits: pod.spec?.resources?.limits,
+          podCpu: millicores(pod.spec?.resources?.requests?.['cpu']),
+          updates: pod.metadata?.annotations?.['vpaUpdates'],
+        }).toEqual({
+          appCpu: 500,
+          appMemory: 256 * 2 ** 20,
+          podLimits: podLevel.limits,
+          podCpu: 1000,
+          updates:
+            'Pod resources updated by pod-level: container 0: memory request',
+        });
+      }
+      expect(
+        webhook
+          .entries()
+          .some((entry) =>
+            String(entry.msg).includes(
+              'left as declared: the pod sets them at pod level',
+            ),
+          ),
+      ).toBe(true);
     });
 
     it('refuses an invalid VPA with upstream’s message', async () => {
@@ -303,8 +386,9 @@ describeLocal(
         JSON.stringify({ padding: 'x'.repeat(6 * 2 ** 20) }),
       );
       expect(oversized.status).toBe(413);
-      const pod = await createPod('after-garbage', { app: 'other' });
-      expect(pod.metadata?.annotations?.[ORIGINALS]).toBeDefined();
+      await waitForReviews([
+        await createPod('after-garbage', { app: 'other' }),
+      ]);
     });
 
     it('rotates its serving certificate while pods are being created, without one missed admission', async () => {
@@ -318,13 +402,8 @@ describeLocal(
         if (index === 8) rotated = await certificates.rotate();
         created.push(await createPod(name, { app: 'rotation' }));
       }
-      const missed = created
-        .filter((pod) => pod.metadata?.annotations?.[ORIGINALS] === undefined)
-        .map((pod) => pod.metadata?.name);
-      expect({ missed, log: missed.length > 0 ? logTail() : '' }).toEqual({
-        missed: [],
-        log: '',
-      });
+      // A pod the webhook missed (failurePolicy Ignore) is created all the same, unreviewed.
+      await waitForReviews(created);
       const expected = fingerprintOf(rotated?.serving.certPem ?? '');
       await waitFor(
         'the webhook to serve the rotated certificate',
@@ -363,8 +442,9 @@ describeLocal(
         { timeoutMs: 20_000 },
         async () => logTail(),
       );
-      const pod = await createPod('after-ca-rotation', { app: 'other' });
-      expect(pod.metadata?.annotations?.[ORIGINALS]).toBeDefined();
+      await waitForReviews([
+        await createPod('after-ca-rotation', { app: 'other' }),
+      ]);
     });
 
     it('renews upstream’s status Lease, which the updater reads as "the webhook is up"', async () => {
