@@ -15,6 +15,7 @@ describe('parseFlags', () => {
       webhookService: 'vpa-webhook',
       webhookTimeoutSeconds: 30,
       webhookFailurePolicyFail: false,
+      cacheSyncDeadlineMs: 250,
       webhookLabels: {},
       statusLeaseName: 'vpa-admission-controller',
       statusLeaseNamespace: '',
@@ -57,7 +58,24 @@ describe('parseFlags', () => {
     });
   });
 
+  it('takes --cache-sync-deadline as a Go duration', () => {
+    expect(parseFlags(['--cache-sync-deadline=1s'])).toMatchObject({
+      cacheSyncDeadlineMs: 1000,
+    });
+    expect(parseFlags(['--cache-sync-deadline', '1.5s'])).toMatchObject({
+      cacheSyncDeadlineMs: 1500,
+    });
+  });
+
   it.each([
+    [
+      ['--cache-sync-deadline=0s'],
+      "--cache-sync-deadline must be positive, got '0s'",
+    ],
+    [
+      ['--cache-sync-deadline=250'],
+      "--cache-sync-deadline: '250' is not a duration",
+    ],
     [
       ['--min-tls-version=tls1_1'],
       "--min-tls-version must be tls1_2 or tls1_3, got 'tls1_1'",

@@ -36,6 +36,12 @@ export interface WebhookFlags {
   webhookPort: string;
   webhookTimeoutSeconds: number;
   webhookFailurePolicyFail: boolean;
+  /**
+   * `--cache-sync-deadline` (Tandem's): how long a review waits for a cache that has not
+   * completed its first list (a target kind met for the first time) before it admits the
+   * pod unchanged, with a warning.
+   */
+  cacheSyncDeadlineMs: number;
   /** `--webhook-labels k1:v1,k2:v2`: labels of the registered configuration. */
   webhookLabels: Record<string, string>;
   statusLeaseName: string;
@@ -124,6 +130,9 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
         'webhook-port': { type: 'string', default: '' },
         'webhook-timeout-seconds': { type: 'string', default: '30' },
         'webhook-failure-policy-fail': { type: 'boolean', default: false },
+        // Well inside the API server's call timeout (--webhook-timeout-seconds, at most 30 s):
+        // a review answered late is a pod created late, or refused under failurePolicy Fail.
+        'cache-sync-deadline': { type: 'string', default: '250ms' },
         'register-webhook': { type: 'boolean', default: true },
         'webhook-labels': { type: 'string', default: '' },
         'register-by-url': { type: 'boolean', default: false },
@@ -177,6 +186,10 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
       'webhook-timeout-seconds',
     ),
     webhookFailurePolicyFail: values['webhook-failure-policy-fail'],
+    cacheSyncDeadlineMs: parseDuration(
+      values['cache-sync-deadline'],
+      'cache-sync-deadline',
+    ),
     webhookLabels: webhookLabels(values['webhook-labels']),
     statusLeaseName: values['status-lease-name'],
     statusLeaseNamespace: values['status-lease-namespace'],

@@ -21,7 +21,8 @@ import { parseFlags } from './flags.js';
 import { webhookClient, webhookRegistrar } from './registration.js';
 import { reviewApp } from './review-app.js';
 import { statusLease } from './status-lease.js';
-import { vpaCandidates } from './vpa-candidates.js';
+import { countingColdCaches } from './cold-caches.js';
+import { vpaCandidates, warmTargetCaches } from './vpa-candidates.js';
 import { webhookMetrics } from './webhook-metrics.js';
 
 /**
@@ -72,30 +73,36 @@ export async function main(
     get: getJson,
     namespace: flags.vpaObjectNamespace,
     onError: (kind, error) => recovered(`target-cache-${kind}`)(error),
+    syncTimeoutMs: flags.cacheSyncDeadlineMs,
   });
   // Per-namespace indexes, subscribed before the caches start: a review reads its
   // namespace's objects, not a copy of the cluster's.
   const vpasByNamespace = indexByNamespace(vpas);
   const limitRangesByNamespace = indexByNamespace(limitRanges);
   const ignored = new Set(flags.ignoredVpaObjectNamespaces);
+  warmTargetCaches(vpas, targets, ignored);
   const synced = () =>
     vpas.hasSynced && limitRanges.hasSynced && targets.hasSynced();
 
   const app = reviewApp({
-    context: {
-      vpasInNamespace: (namespace) =>
-        vpaCandidates(
-          ignored.has(namespace)
-            ? []
-            : (vpasByNamespace.list(
-                namespace,
-              ) as unknown as VerticalPodAutoscaler[]),
-          targets.resolve,
-        ),
-      limitRanges: async (namespace) =>
-        limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
-      featureGates: flags.featureGates,
-    },
+    context: countingColdCaches(
+      {
+        vpasInNamespace: (namespace) =>
+          vpaCandidates(
+            ignored.has(namespace)
+              ? []
+              : (vpasByNamespace.list(
+                  namespace,
+                ) as unknown as VerticalPodAutoscaler[]),
+            targets,
+          ),
+        topMostController: targets.topMostController,
+        limitRanges: async (namespace) =>
+          limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
+        featureGates: flags.featureGates,
+      },
+      metrics.coldCache,
+    ),
     metrics,
     registry: telemetry.metrics,
     tracer: telemetry.tracer,

@@ -5,53 +5,8 @@ import pino from 'pino';
 import type { AdmissionContext } from '@tandem/admission';
 import { createRegistry, healthy } from '@tandem/telemetry';
 import { MAX_REVIEW_BYTES, reviewApp } from './review-app.js';
+import { podReview, postReview, vpa } from './review.fixtures.js';
 import { webhookMetrics } from './webhook-metrics.js';
-
-const podReview = {
-  apiVersion: 'admission.k8s.io/v1',
-  kind: 'AdmissionReview',
-  request: {
-    uid: 'uid-1',
-    operation: 'CREATE',
-    namespace: 'demo',
-    resource: { group: '', version: 'v1', resource: 'pods' },
-    kind: { group: '', version: 'v1', kind: 'Pod' },
-    object: {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'web-1', labels: { app: 'web' } },
-      spec: {
-        containers: [{ name: 'app', resources: { requests: { cpu: '500m' } } }],
-      },
-    },
-  },
-};
-
-const vpa = {
-  apiVersion: 'autoscaling.k8s.io/v1',
-  kind: 'VerticalPodAutoscaler',
-  metadata: {
-    name: 'web',
-    namespace: 'demo',
-    creationTimestamp: '2026-01-01T00:00:00Z',
-  },
-  spec: {
-    targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
-    updatePolicy: { updateMode: 'Initial' },
-  },
-  status: {
-    recommendation: {
-      containerRecommendations: [
-        {
-          containerName: 'app',
-          target: { cpu: '250m' },
-          lowerBound: { cpu: '200m' },
-          upperBound: { cpu: '300m' },
-        },
-      ],
-    },
-  },
-};
 
 let server: Server;
 let url: string;
@@ -63,6 +18,8 @@ const context: AdmissionContext = {
     if (failLookups) throw new Error('the VPA cache is gone');
     return [{ vpa: vpa as never, selector: { matchLabels: { app: 'web' } } }];
   },
+  // The ReplicaSet belongs to the Deployment the VPA targets.
+  topMostController: async () => ({ kind: 'Deployment', name: 'web' }),
   limitRanges: async () => [],
   featureGates: {},
 };
@@ -88,22 +45,7 @@ function post(
   body: string,
   contentType = 'application/json',
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      { method: 'POST', headers: { 'content-type': contentType } },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
+  return postReview(url, body, contentType);
 }
 
 async function metric(name: string): Promise<string> {

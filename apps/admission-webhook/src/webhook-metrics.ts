@@ -17,6 +17,11 @@ export interface WebhookMetrics {
    * at pod level (`spec.resources`), by resource (docs/decisions/0016-pod-level-resources.md).
    */
   podLevelResources: Counter<'resource'>;
+  /**
+   * Tandem's own: reviews that found a cache without its first list past
+   * `--cache-sync-deadline` and admitted the pod unchanged, by the cache's kind.
+   */
+  coldCache: Counter<'cache'>;
 }
 
 // Reviews take milliseconds; the API server gives up after the webhook timeout (≤ 30 s).
@@ -57,6 +62,12 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
       name: 'tandem_admission_recovered_errors_total',
       help: 'Failed lookups and writes the admission webhook recovered from, by kind',
       labelNames: ['kind'],
+      registers,
+    }),
+    coldCache: new Counter({
+      name: 'tandem_admission_cold_cache_total',
+      help: 'Pods admitted unchanged because a cache the review needed had not completed its first list within --cache-sync-deadline, by cache',
+      labelNames: ['cache'],
       registers,
     }),
     podLevelResources: new Counter({
