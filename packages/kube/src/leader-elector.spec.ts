@@ -1,57 +1,6 @@
-import type { V1Lease } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LeaderElector, type LeaseClient } from './leader-elector.js';
-
-const status = (code: number) =>
-  Object.assign(new Error(`HTTP ${code}`), { code });
-
-/** An in-memory Lease store with resourceVersion checks, and switches to inject failures. */
-class FakeLeases implements LeaseClient {
-  lease: V1Lease | undefined;
-  private version = 0;
-  failAll = false;
-  conflictOnWrite = false;
-  writes = 0;
-
-  async readNamespacedLease(): Promise<V1Lease> {
-    if (this.failAll) throw status(503);
-    if (this.lease === undefined) throw status(404);
-    return structuredClone(this.lease);
-  }
-  async createNamespacedLease(param: { body: V1Lease }): Promise<V1Lease> {
-    if (this.failAll) throw status(503);
-    if (this.lease !== undefined || this.conflictOnWrite) throw status(409);
-    return this.store(param.body);
-  }
-  async replaceNamespacedLease(param: { body: V1Lease }): Promise<V1Lease> {
-    if (this.failAll) throw status(503);
-    if (
-      this.conflictOnWrite ||
-      param.body.metadata?.resourceVersion !== String(this.version)
-    )
-      throw status(409);
-    return this.store(param.body);
-  }
-  private store(body: V1Lease): V1Lease {
-    this.version += 1;
-    this.writes += 1;
-    this.lease = JSON.parse(
-      JSON.stringify({
-        ...body,
-        metadata: { ...body.metadata, resourceVersion: String(this.version) },
-      }),
-    );
-    return structuredClone(this.lease as V1Lease);
-  }
-}
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    if (condition()) return;
-    await sleep(10);
-  }
-  throw new Error(`never happened: ${what}`);
-}
+import { FakeLeases, httpError, until } from './lease-client.fixtures.js';
 
 const fast = {
   leaseDurationMs: 1_000,
@@ -64,6 +13,7 @@ function elector(
   identity: string,
   log: string[],
   errors: unknown[] = [],
+  now?: () => number,
 ) {
   return new LeaderElector({
     name: 'lease',
@@ -71,6 +21,7 @@ function elector(
     identity,
     client,
     ...fast,
+    now,
     onStartedLeading: () => log.push(`${identity} started`),
     onStoppedLeading: (reason) => log.push(`${identity} stopped: ${reason}`),
     onError: (error) => errors.push(error),
@@ -119,6 +70,8 @@ describe('LeaderElector (in-memory Lease)', () => {
     expect(Date.now() - failedAt).toBeGreaterThanOrEqual(
       fast.renewDeadlineMs - fast.retryPeriodMs,
     );
+    // isLeader turns false by the clock; the elector's next retry then steps down.
+    await until(() => log.length === 2, 'the elector steps down');
     expect(log).toEqual(['a started', 'a stopped: renew-deadline-exceeded']);
     expect(errors.length).toBeGreaterThan(0);
     leases.failAll = false;
@@ -133,14 +86,16 @@ describe('LeaderElector (in-memory Lease)', () => {
     let aLinkDown = false;
     const aClient: LeaseClient = {
       readNamespacedLease: () =>
-        aLinkDown ? Promise.reject(status(503)) : leases.readNamespacedLease(),
+        aLinkDown
+          ? Promise.reject(httpError(503))
+          : leases.readNamespacedLease(),
       createNamespacedLease: (p) =>
         aLinkDown
-          ? Promise.reject(status(503))
+          ? Promise.reject(httpError(503))
           : leases.createNamespacedLease(p),
       replaceNamespacedLease: (p) =>
         aLinkDown
-          ? Promise.reject(status(503))
+          ? Promise.reject(httpError(503))
           : leases.replaceNamespacedLease(p),
     };
     const a = new LeaderElector({
@@ -169,6 +124,31 @@ describe('LeaderElector (in-memory Lease)', () => {
       'b started',
     ]);
     await Promise.all([a.stop(), b.stop()]);
+  });
+
+  it('is no longer leader the moment its clock passes renewDeadline since the last renewal (a pause), and ends the term at its next retry', async () => {
+    const leases = new FakeLeases();
+    const log: string[] = [];
+    // A frozen clock only the test moves: every renewal stamps the same instant.
+    let clockMs = Date.now();
+    const a = elector(leases, 'a', log, [], () => clockMs);
+    a.start();
+    await until(() => a.isLeader, 'a leads');
+
+    clockMs += fast.renewDeadlineMs - 1;
+    expect(a.isLeader).toBe(true);
+    clockMs += 1;
+    expect(a.isLeader).toBe(false);
+    // Its next renewal succeeds (the Lease is still its own), yet the term is over: it steps
+    // down, then takes the Lease again as a new term.
+    await until(() => log.length === 3, 'a steps down and leads again');
+    expect(log).toEqual([
+      'a started',
+      'a stopped: renew-deadline-exceeded',
+      'a started',
+    ]);
+    expect(a.isLeader).toBe(true);
+    await a.stop();
   });
 
   it('rejects impossible timings at construction', () => {

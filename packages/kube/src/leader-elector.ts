@@ -50,12 +50,19 @@ export interface LeaderElectorOptions {
   random?: () => number;
 }
 
-interface Attempt {
-  /** The write succeeded: `identity` holds the Lease as of now. */
-  ok: boolean;
-  /** What was observed, when the Lease could be read. */
-  availability: LeaseAvailability | undefined;
-}
+type Attempt =
+  | {
+      /** The write succeeded: `identity` holds the Lease. */
+      ok: true;
+      availability: LeaseAvailability;
+      /** The renewTime written, read from the local clock before the write was sent. */
+      renewedAtMs: number;
+    }
+  | {
+      ok: false;
+      /** What was observed, when the Lease could be read. */
+      availability: LeaseAvailability | undefined;
+    };
 
 /**
  * Leader election on a `coordination.k8s.io/v1` Lease, with client-go's semantics:
@@ -99,8 +106,18 @@ export class LeaderElector {
     this.random = options.random ?? Math.random;
   }
 
+  /**
+   * Whether the Lease is provably held now, by the local clock: leading, and the last
+   * successful acquire or renew stamped less than renewDeadline ago. Bounded by renewDeadline,
+   * not leaseDuration, as client-go's leaderelection.go (`LeaderElector.renew`) bounds a
+   * leader's retries: past renewDeadline a client-go leader gives up, and the gap up to
+   * leaseDuration, when candidates may take over, is the margin for clock-rate skew between
+   * replicas and for a write already on the wire when this was checked. So a process
+   * resumed after a pause (SIGSTOP, a stalled VM) knows it lost the lead at once, before its
+   * elector's next retry runs; that retry then steps down whatever it observes.
+   */
   get isLeader(): boolean {
-    return this.leading;
+    return this.leading && this.now() - this.lastRenewMs < this.renewDeadlineMs;
   }
 
   /** The holder seen at the last read of the Lease. */
@@ -137,7 +154,7 @@ export class LeaderElector {
         }
         if (attempt.ok) {
           this.leading = true;
-          this.lastRenewMs = this.now();
+          this.lastRenewMs = attempt.renewedAtMs;
           this.callback(() => this.options.onStartedLeading?.());
           continue;
         }
@@ -155,7 +172,9 @@ export class LeaderElector {
         { ok: false, availability: undefined },
       );
       if (this.loop.stopped) return;
-      if (attempt.ok) this.lastRenewMs = this.now();
+      // A renewal that lands after isLeader lapsed does not revive the term: isLeader never
+      // turns true again within one term, and the step-down below follows it.
+      if (attempt.ok && this.isLeader) this.lastRenewMs = attempt.renewedAtMs;
       const reason = stepDownReason({
         availability: attempt.availability,
         lastRenewMs: this.lastRenewMs,
@@ -196,7 +215,7 @@ export class LeaderElector {
           },
         });
         this.observe(identity);
-        return { ok: true, availability: 'free' };
+        return { ok: true, availability: 'free', renewedAtMs: nowMs };
       } catch (error) {
         if (httpStatusOf(error) !== 409) this.options.onError?.(error);
         return { ok: false, availability: undefined };
@@ -220,7 +239,7 @@ export class LeaderElector {
         },
       });
       this.observe(identity);
-      return { ok: true, availability };
+      return { ok: true, availability, renewedAtMs: nowMs };
     } catch (error) {
       // 409: someone else wrote the Lease since we read it, a lost race.
       if (httpStatusOf(error) !== 409) this.options.onError?.(error);

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { describeError } from './api-errors.js';
-import { LeaderElector } from './leader-elector.js';
+import { LeaderElector, type LeaseClient } from './leader-elector.js';
 
 /** The leader-election settings every component takes from its flags. */
 export interface LeadershipSettings {
@@ -14,9 +14,14 @@ export interface LeadershipSettings {
 }
 
 export interface Leadership {
-  /** Whether this process may act now: always with leader election off. */
+  /**
+   * Whether this process may write now: always with leader election off; with it, only while
+   * the Lease is provably held by the local clock (see `LeaderElector.isLeader`), so a
+   * process resumed after a pause knows at once that it lost the lead. Check it right
+   * before each write.
+   */
   isLeading(): boolean;
-  /** When this process took the lead (epoch ms), undefined while it does not lead. */
+  /** When this process took the lead (epoch ms), undefined while `isLeading` is false. */
   leadingSinceMs(): number | undefined;
   /** Releases the Lease when held, so a successor takes over at its next retry. */
   stop(): Promise<void>;
@@ -31,15 +36,17 @@ interface LeadershipLog {
 /**
  * A component's leadership: with `--leader-elect`, an elector on the configured Lease under
  * the pod's name (`POD_NAME`, else host and pid), logging each change; without it, always
- * leading. Started at once.
+ * leading. Started at once. `seams` replace the Lease client and the clock in tests.
  */
 export function startLeadership(
   settings: LeadershipSettings,
   kubeConfig: KubeConfig,
   log: LeadershipLog,
+  seams: { client?: LeaseClient; now?: () => number } = {},
 ): Leadership {
+  const now = seams.now ?? Date.now;
   if (!settings.leaderElect) {
-    const startedMs = Date.now();
+    const startedMs = now();
     return {
       isLeading: () => true,
       leadingSinceMs: () => startedMs,
@@ -55,8 +62,10 @@ export function startLeadership(
     retryPeriodMs: settings.leaderElectRetryPeriodMs,
     identity: process.env['POD_NAME'] ?? `${hostname()}-${process.pid}`,
     kubeConfig,
+    client: seams.client,
+    now,
     onStartedLeading: () => {
-      since = Date.now();
+      since = now();
       log.info('started leading');
     },
     onStoppedLeading: (reason) => {
@@ -68,8 +77,8 @@ export function startLeadership(
   });
   elector.start();
   return {
-    isLeading: () => since !== undefined,
-    leadingSinceMs: () => since,
+    isLeading: () => elector.isLeader,
+    leadingSinceMs: () => (elector.isLeader ? since : undefined),
     stop: () => elector.stop(),
   };
 }
