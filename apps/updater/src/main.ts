@@ -10,6 +10,7 @@ import {
   httpStatusOf,
   indexByNamespace,
   kubeGetJson,
+  limitRequestRate,
   loadKubeConfig,
   startLeadership,
   TokenBucket,
@@ -65,6 +66,7 @@ export async function main(
   if (flags.ignoredFlags.length > 0)
     logger.warn({ flags: flags.ignoredFlags }, 'klog flags ignored');
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const metrics = updaterMetrics(telemetry.metrics);
   const recover = (kind: string, message: string, fields: object = {}) => {
     metrics.recoveredErrors.inc({ kind });
@@ -154,6 +156,7 @@ export async function main(
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => stopping.abort());
 
+  const leadership = startLeadership(flags, kubeConfig, logger);
   const context: UpdaterCycleContext = {
     intervalMs: flags.updaterIntervalMs,
     ignoredNamespaces: new Set(flags.ignoredVpaObjectNamespaces),
@@ -165,6 +168,7 @@ export async function main(
     admissionControllerAlive: flags.useAdmissionControllerStatus
       ? admissionControllerAlive
       : undefined,
+    stillLeading: leadership.isLeading,
     limitRanges: (namespace) =>
       limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
     configuredReplicas,
@@ -206,7 +210,6 @@ export async function main(
     metrics,
   };
 
-  const leadership = startLeadership(flags, kubeConfig, logger);
   const loop = cycleLoop({
     intervalMs: flags.updaterIntervalMs,
     leadership,

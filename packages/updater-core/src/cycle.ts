@@ -17,6 +17,7 @@ import {
   podControllers,
   type TopMostControllerLookup,
 } from './pod-controllers.js';
+import { LeadershipGuard } from './leadership-guard.js';
 import { vpaKey } from './pod-updates.js';
 import {
   updateVpa,
@@ -42,11 +43,18 @@ export interface UpdaterCycleContext extends VpaUpdateContext {
    * when the check is off. Evicted pods get their recommendation only from a live webhook.
    */
   admissionControllerAlive?: () => Promise<boolean>;
+  /**
+   * Whether this replica still holds the leader election Lease (always, with leader election
+   * off): asked right before every eviction, resize, annotation and event.
+   */
+  stillLeading(): boolean;
 }
 
 export interface UpdaterCycleSummary {
   /** Why nothing was done, when the cycle was skipped. */
   skipped?: string;
+  /** Why the cycle stopped part-way, when it did. */
+  aborted?: string;
   vpas: number;
   pods: number;
   evicted: number;
@@ -70,8 +78,11 @@ export async function runUpdaterCycle(
     resized: 0,
     errors: 0,
   };
+  const guard = new LeadershipGuard(context.stillLeading);
   const countingContext: UpdaterCycleContext = {
     ...context,
+    actions: guard.actions(context.actions),
+    recordEvent: guard.recordEvent(context.recordEvent),
     recover: (kind, message, fields) => {
       summary.errors += 1;
       context.recover(kind, message, fields);
@@ -183,13 +194,21 @@ export async function runUpdaterCycle(
             return result;
           },
         );
-        if (tally === undefined) continue;
-        tallies.push(tally);
-        summary.evicted += tally.evicted;
-        summary.resized += tally.resized;
-        if (tally.stopped) break;
+        if (tally !== undefined) {
+          tallies.push(tally);
+          summary.evicted += tally.evicted;
+          summary.resized += tally.resized;
+        }
+        if (tally?.stopped || guard.lost) break;
       }
     });
+    if (guard.lost) {
+      summary.aborted =
+        'leadership lost: the cycle was aborted before its next write';
+      context.metrics.abortedCycles.inc({ reason: 'leadership-lost' });
+      context.logger.warn(summary.aborted);
+      root.setAttribute('aborted', summary.aborted);
+    }
     setGauges(context, tallies);
     root.setAttributes({
       vpas: summary.vpas,

@@ -9,7 +9,8 @@ export type EvictionOutcome =
   | 'blocked-by-budget'
   /** 404: the pod went away during the cycle. */
   | 'gone'
-  | 'failed';
+  | 'failed'
+  | NotLeading;
 
 /** How the API server answered a patch of the pod's `resize` subresource. */
 export type ResizeOutcome =
@@ -17,7 +18,11 @@ export type ResizeOutcome =
   /** 403 with cause NodeCapacity: the node can never hold the new size. */
   | 'infeasible'
   | 'gone'
-  | 'failed';
+  | 'failed'
+  | NotLeading;
+
+/** Not sent: this replica no longer holds the Lease (see `LeadershipGuard`). */
+type NotLeading = 'not-leading';
 
 export interface ActionResult<Outcome> {
   outcome: Outcome;

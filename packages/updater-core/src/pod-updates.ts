@@ -48,7 +48,10 @@ export interface PodUpdateContext {
   metrics: UpdaterMetrics;
 }
 
-/** `stop`: the rate limiter cannot give a token before the deadline; act no more this cycle. */
+/**
+ * `stop`: the rate limiter cannot give a token before the deadline, or the Lease is lost; act
+ * no more this cycle.
+ */
 export type EvictionStep = 'evicted' | 'not-evicted' | 'stop';
 export type ResizeStep = 'resized' | 'nothing-to-resize' | 'failed' | 'stop';
 
@@ -125,6 +128,8 @@ export async function evictPod(
             'eviction failed',
           );
           return 'not-evicted';
+        case 'not-leading':
+          return 'stop';
       }
     },
   );
@@ -227,6 +232,8 @@ export async function resizePod(
             'in-place resize failed',
           );
           return 'failed';
+        case 'not-leading':
+          return 'stop';
       }
     },
   );

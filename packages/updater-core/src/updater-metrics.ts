@@ -27,6 +27,8 @@ export interface UpdaterMetrics {
   recoveredErrors: Counter<'kind'>;
   /** Tandem: cycles that changed nothing on purpose, by reason. */
   skippedCycles: Counter<'reason'>;
+  /** Tandem: cycles stopped part-way, by reason (`leadership-lost`). */
+  abortedCycles: Counter<'reason'>;
   /** Tandem: what `--dry-run` would have done, by action. */
   dryRunActions: Counter<'action'>;
 }
@@ -132,6 +134,11 @@ export function updaterMetrics(registry: Registry): UpdaterMetrics {
     skippedCycles: counter(
       'tandem_updater_skipped_cycles_total',
       'Cycles that changed nothing on purpose, by reason',
+      ['reason'],
+    ),
+    abortedCycles: counter(
+      'tandem_updater_cycles_aborted_total',
+      'Cycles stopped part-way, their remaining writes not made, by reason',
       ['reason'],
     ),
     dryRunActions: counter(

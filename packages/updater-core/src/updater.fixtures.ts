@@ -285,6 +285,8 @@ export interface FakeUpdaterOptions {
   intervalMs?: number;
   ignoredNamespaces?: string[];
   admissionControllerAlive?: () => Promise<boolean>;
+  /** Default: always leading. */
+  stillLeading?: () => boolean;
   settings?: {
     featureGates?: VpaUpdateSettings['featureGates'];
     thresholds?: VpaUpdateSettings['thresholds'];
@@ -397,6 +399,7 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
       return answer === undefined ? deploymentOf(owner) : (answer ?? undefined);
     },
     admissionControllerAlive: options.admissionControllerAlive,
+    stillLeading: options.stillLeading ?? (() => true),
     limitRanges: (namespace) =>
       (options.limitRanges ?? []).filter(
         (range) => range.metadata?.namespace === namespace,

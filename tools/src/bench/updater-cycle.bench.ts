@@ -451,6 +451,8 @@ function inMemoryUpdaterContext(
       name: owner.name.slice(0, owner.name.lastIndexOf('-')),
     }),
     admissionControllerAlive: async () => true,
+    // One replica, leader election off: always leading, as main.ts's `isLeading` then is.
+    stillLeading: () => true,
     limitRanges: (namespace) => [...(cluster.limitRanges.get(namespace) ?? [])],
     configuredReplicas: async () => REPLICAS,
     settings: {
