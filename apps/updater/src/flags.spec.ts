@@ -5,6 +5,8 @@ describe('updater flags', () => {
   it('defaults to upstream values', () => {
     expect(parseFlags([])).toEqual({
       kubeconfig: undefined,
+      kubeApiQps: 5,
+      kubeApiBurst: 10,
       updaterIntervalMs: 60_000,
       minReplicas: 2,
       evictionTolerance: 0.5,
@@ -60,9 +62,13 @@ describe('updater flags', () => {
       '--ignored-vpa-object-namespaces=kube-system,monitoring',
       '--leader-elect',
       '--leader-elect-resource-name=updater-lease',
+      '--kube-api-qps=-1',
+      '--kube-api-burst=20',
     ]);
     expect(flags).toMatchObject({
       kubeconfig: '/etc/kube/config',
+      kubeApiQps: -1,
+      kubeApiBurst: 20,
       updaterIntervalMs: 30_000,
       minReplicas: 3,
       evictionTolerance: 0.25,

@@ -25,6 +25,9 @@ export interface UpdaterFlags extends LeaderElectionFlags {
   updaterIntervalMs: number;
   minReplicas: number;
   evictionTolerance: number;
+  /** `--kube-api-qps` / `--kube-api-burst`: client-go's client-side limit on API requests (negative rate: none). */
+  kubeApiQps: number;
+  kubeApiBurst: number;
   /** `--eviction-rate-limit`: evictions (and, separately, resizes) a second; ≤ 0 is none. */
   evictionRateLimit: number;
   evictionRateBurst: number;
@@ -113,8 +116,8 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
         'dry-run': { type: 'boolean', default: false },
         'allow-single-replica': { type: 'boolean', default: false },
         'in-place-for-auto': { type: 'boolean', default: false },
-        // Client-side rate limits of upstream's client; the updater's writes are paced by
-        // --eviction-rate-limit instead.
+        // Client-side rate limits of upstream's client, on every request (watches, reads,
+        // writes); the evictions and resizes are paced by --eviction-rate-limit besides.
         'kube-api-qps': { type: 'string', default: '5' },
         'kube-api-burst': { type: 'string', default: '10' },
         profiling: { type: 'boolean', default: false },
@@ -129,8 +132,6 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
     values['vpa-object-namespace'],
     values['ignored-vpa-object-namespaces'],
   );
-  parseNumberIn(values['kube-api-qps'], 'kube-api-qps', 0);
-  parsePositiveInteger(values['kube-api-burst'], 'kube-api-burst');
   const evictionRateLimit = parseRate(values['eviction-rate-limit']);
   const evictionRateBurst = parsePositiveInteger(
     values['eviction-rate-burst'],
@@ -138,6 +139,16 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
   );
   return {
     kubeconfig: values.kubeconfig,
+    // As client-go's rest.Config (and the recommender): a negative rate is no limit.
+    kubeApiQps: parseNumberIn(
+      values['kube-api-qps'],
+      'kube-api-qps',
+      -Infinity,
+    ),
+    kubeApiBurst: parsePositiveInteger(
+      values['kube-api-burst'],
+      'kube-api-burst',
+    ),
     updaterIntervalMs: parseDuration(
       values['updater-interval'],
       'updater-interval',
