@@ -129,6 +129,24 @@ describe('leadership terms', () => {
     await cycle();
     expect(store.writes).toEqual(before);
   });
+
+  it('writes no checkpoint once the lease is lost right after the status write of the cycle under way', async () => {
+    const store = inMemoryVpaStore([vpaObject('web')]);
+    const leads = { now: true };
+    const { context, cycle } = replica(
+      {
+        ...store,
+        writeStatus: async (...status) => {
+          await store.writeStatus(...status);
+          leads.now = false;
+        },
+      },
+      leads,
+    );
+    await startTerm(context, async () => undefined);
+    await cycle();
+    expect(store.writes).toEqual({ statuses: 1, checkpoints: 0 });
+  });
 });
 
 describe('the cycle metrics', () => {
