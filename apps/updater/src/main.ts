@@ -1,21 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CoordinationV1Api, type V1Pod } from '@kubernetes/client-node';
 import {
-  CoordinationV1Api,
-  type KubernetesObject,
-  type V1Pod,
-} from '@kubernetes/client-node';
-import {
+  clusterCaches,
   describeError,
   eventRecorder,
   httpStatusOf,
   indexByNamespace,
-  kubeGetJson,
   limitRequestRate,
   loadKubeConfig,
   startLeadership,
   TokenBucket,
-  vpaTargetResolution,
-  watchedCollection,
 } from '@tandem/kube';
 import {
   cycleLoop,
@@ -72,47 +66,21 @@ export async function main(
     metrics.recoveredErrors.inc({ kind });
     logger.warn({ kind, ...fields }, message);
   };
-  const onCacheError = (kind: string) => (error: unknown) =>
-    recover(kind, `cache recovered: ${describeError(error)}`);
-
-  const getJson = kubeGetJson(kubeConfig);
-  const scope =
-    flags.vpaObjectNamespace === undefined
-      ? ''
-      : `/namespaces/${flags.vpaObjectNamespace}`;
-  const collection = <T extends KubernetesObject>(
-    kind: string,
-    path: string,
-    fieldSelector?: string,
-  ) =>
-    watchedCollection<T>({
-      kubeConfig,
-      get: getJson,
-      path,
-      fieldSelector,
-      onError: onCacheError(kind),
-    });
-  const vpas = collection(
-    'vpa-cache',
-    `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
-  );
+  const caches = clusterCaches({
+    kubeConfig,
+    namespace: flags.vpaObjectNamespace,
+    onError: (cache, error) =>
+      recover(cache, `cache recovered: ${describeError(error)}`),
+  });
+  const vpas = caches.collection('vpa');
   // Upstream's pod reflector: scheduled and not finished.
-  const pods = collection<V1Pod>(
-    'pod-cache',
-    `/api/v1${scope}/pods`,
+  const pods = caches.collection<V1Pod>(
+    'pod',
     'spec.nodeName!=,status.phase!=Succeeded,status.phase!=Failed',
   );
-  const limitRanges = collection(
-    'limitrange-cache',
-    `/api/v1${scope}/limitranges`,
-  );
+  const limitRanges = caches.collection('limitrange');
   const limitRangesByNamespace = indexByNamespace(limitRanges);
-  const targets = vpaTargetResolution({
-    kubeConfig,
-    get: getJson,
-    namespace: flags.vpaObjectNamespace,
-    onError: (kind, error) => onCacheError(`target-cache-${kind}`)(error),
-  });
+  const { targets } = caches;
   const configuredReplicas = async (owner: ReplicaOwner) => {
     const object = (await targets.controller(
       owner.kind === ReplicaOwnerKind.Job ? 'Job' : owner.kind,
@@ -232,13 +200,11 @@ export async function main(
     registry: telemetry.metrics,
     health: loop.health,
     readiness: () =>
-      vpas.hasSynced && pods.hasSynced && limitRanges.hasSynced
-        ? healthy
-        : unhealthy('caches not synced yet'),
+      caches.hasSynced() ? healthy : unhealthy('caches not synced yet'),
   });
   logger.info({ url: ops.url, dryRun: flags.dryRun }, 'ops server listening');
 
-  await Promise.all([vpas.start(), pods.start(), limitRanges.start()]);
+  await caches.start();
   logger.info('caches synced');
 
   await loop.run(stopping.signal);
@@ -246,13 +212,7 @@ export async function main(
   logger.info('stopping');
   await leadership.stop();
   limitRangesByNamespace.close();
-  await Promise.all([
-    vpas.stop(),
-    pods.stop(),
-    limitRanges.stop(),
-    targets.stop(),
-    ops.close(),
-  ]);
+  await Promise.all([caches.stop(), ops.close()]);
   await telemetry.shutdown();
   return 0;
 }
