@@ -51,6 +51,10 @@ export interface AppProcess {
   exitStatus():
     | { code: number | null; signal: NodeJS.Signals | null }
     | undefined;
+  /** SIGSTOP: the process is frozen, its timers and sockets waiting, as in a paused VM. */
+  pause(): void;
+  /** SIGCONT after `pause`: its overdue timers fire at once. */
+  resume(): void;
   /** SIGTERM, wait for the exit (SIGKILL after `timeoutMs`), resolve with the exit code. */
   stop(timeoutMs?: number): Promise<number | null>;
 }
@@ -181,6 +185,11 @@ export async function startApp({
   const tail = (n = 30) => output.trimEnd().split('\n').slice(-n).join('\n');
   const entries = () => parseEntries(stdout);
   let stopping: Promise<number | null> | undefined;
+  let paused = false;
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => {
+    child.kill(name);
+    paused = name === 'SIGSTOP';
+  };
   const started: AppProcess = {
     url: '',
     pid: child.pid,
@@ -188,10 +197,14 @@ export async function startApp({
     entries,
     tail,
     exitStatus: () => exit,
+    pause: () => signal('SIGSTOP'),
+    resume: () => signal('SIGCONT'),
     stop: (timeoutMs = 15_000) => {
       stopping ??= (async () => {
         if (exit === undefined) {
           child.kill('SIGTERM');
+          // A paused process gets the SIGTERM once it runs again.
+          if (paused) signal('SIGCONT');
           const timer = setTimeout(() => {
             if (exit === undefined) {
               record(

@@ -1,5 +1,10 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import {
+  CoordinationV1Api,
+  V1MicroTime,
+  type V1Pod,
+} from '@kubernetes/client-node';
 import { parseCpuMillicores, PodAnnotation } from '@tandem/vpa-api';
+import { apiServerRequests } from '../harness/apiserver-requests.ts';
 import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
@@ -43,10 +48,11 @@ const INTERVAL_SECONDS = 2;
 async function updater(
   extraArgs: string[] = [],
   env?: Record<string, string>,
+  intervalSeconds = INTERVAL_SECONDS,
 ): Promise<UpdaterProcess> {
   const started = await startUpdater({
     kubeconfig: clusterKubeconfig(),
-    intervalSeconds: INTERVAL_SECONDS,
+    intervalSeconds,
     extraArgs: [`--vpa-object-namespace=${currentNamespace()}`, ...extraArgs],
     env,
   });
@@ -477,5 +483,138 @@ describeLocal('the updater on the real control plane', () => {
       { timeoutMs: 30_000 },
       async () => `follower output tail:\n${follower.process.tail(10)}`,
     );
+  });
+
+  it('a leader whose Lease is taken over mid-cycle writes nothing after the takeover', async () => {
+    const namespace = currentNamespace();
+    const coordination = kube.config.makeApiClient(CoordinationV1Api);
+    const lease = { name: 'vpa-updater', namespace };
+    await runDeployment(kube, namespace, {
+      name: 'paused',
+      replicas: 6,
+      cpuRequest: '100m',
+      memoryRequest: '64Mi',
+    });
+    await vpas.createVpa('paused', 'paused', {
+      ...MANUAL_RECOMMENDER,
+      updatePolicy: { updateMode: 'Recreate' },
+    });
+    await vpas.writeRecommendation(
+      'paused',
+      recommendation('300m', '250m', '400m'),
+    );
+    // Three pods may go this cycle (tolerance 0.5 of 6), one every 5 s: after the first, the
+    // cycle waits for its next token, well within its 10 s deadline.
+    const evictionsPerSecond = 0.2;
+    const leader = await updater(
+      [
+        '--leader-elect',
+        `--leader-elect-resource-namespace=${namespace}`,
+        '--leader-elect-lease-duration=4s',
+        '--leader-elect-renew-deadline=3s',
+        '--leader-elect-retry-period=500ms',
+        `--eviction-rate-limit=${evictionsPerSecond}`,
+        '--eviction-rate-burst=1',
+      ],
+      { POD_NAME: 'paused-leader' },
+      10,
+    );
+    // Paused only once the eviction's two events are written too: a write already past its
+    // check when the process stops is not what this test is about.
+    const evicted = await waitFor(
+      'the leader to evict its first pod and tell of it',
+      async () => {
+        const [entry] = logged(leader, 'pod evicted');
+        if (entry === undefined) return undefined;
+        const podName = String(entry['pod']).split('/')[1] ?? '';
+        const told =
+          (await eventsAbout(podName, 'EvictedByVPA')).length === 1 &&
+          (await eventsAbout('paused', 'EvictedPod')).length === 1;
+        return told ? entry : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 100 },
+      async () => `updater output tail:\n${leader.tail(10)}`,
+    );
+    expect(logged(leader, 'pod evicted')).toHaveLength(1);
+    leader.pause();
+
+    // Paused past the Lease's expiry and past the cycle's next token: once resumed, the
+    // cycle's overdue wait ends in the same turn as the elector's overdue retry, so the
+    // eviction it then tries is stopped by the clock, not by a step-down already logged.
+    const tokenDueMs = Number(evicted['time']) + 1000 / evictionsPerSecond;
+    const held = await waitFor(
+      'the Lease of the paused leader to expire and its next eviction token to fall due',
+      async () => {
+        const { spec } = await coordination.readNamespacedLease(lease);
+        const renewedMs = new Date(spec?.renewTime ?? 0).getTime();
+        const expiresMs = renewedMs + (spec?.leaseDurationSeconds ?? 0) * 1000;
+        return spec?.holderIdentity === 'paused-leader' &&
+          Math.max(expiresMs, tokenDueMs) < Date.now()
+          ? spec
+          : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    // Another replica takes it over, long enough for the test.
+    const now = new V1MicroTime();
+    await coordination.replaceNamespacedLease({
+      ...lease,
+      body: {
+        ...(await coordination.readNamespacedLease(lease)),
+        spec: {
+          ...held,
+          holderIdentity: 'successor',
+          acquireTime: now,
+          renewTime: now,
+          leaseDurationSeconds: 120,
+          leaseTransitions: (held.leaseTransitions ?? 0) + 1,
+        },
+      },
+    });
+    // The paused process sends nothing: these are the counts of everything it wrote.
+    const writes = async () => ({
+      evictions: await apiServerRequests(kube, {
+        verb: 'POST',
+        resource: 'pods',
+        subresource: 'eviction',
+      }),
+      resizes: await apiServerRequests(kube, {
+        verb: 'PATCH',
+        resource: 'pods',
+        subresource: 'resize',
+      }),
+      evictedEvents: (await eventsAbout('paused', 'EvictedPod')).length,
+    });
+    const atTakeover = await writes();
+    const podsAtTakeover = (await listPods(kube, namespace, 'paused'))
+      .filter((pod) => pod.metadata?.deletionTimestamp === undefined)
+      .map(uidOf);
+
+    leader.resume();
+    await waitFor(
+      'the resumed updater to abort its cycle and stop leading',
+      async () =>
+        logged(
+          leader,
+          'leadership lost: the cycle was aborted before its next write',
+        ).length === 1 && logged(leader, 'stopped leading').length === 1
+          ? true
+          : undefined,
+      { timeoutMs: 20_000 },
+      async () => `updater output tail:\n${leader.tail(10)}`,
+    );
+    const metrics = await httpGet(`${leader.url}/metrics`);
+    expect(metrics.body).toMatch(
+      /^tandem_updater_cycles_aborted_total\{reason="leadership-lost"\} 1$/m,
+    );
+
+    expect(await writes()).toEqual(atTakeover);
+    expect(logged(leader, 'pod evicted')).toHaveLength(1);
+    const podsNow = new Set(
+      (await listPods(kube, namespace, 'paused')).map(uidOf),
+    );
+    expect(podsAtTakeover.filter((uid) => !podsNow.has(uid))).toEqual([]);
+    const { spec } = await coordination.readNamespacedLease(lease);
+    expect(spec?.holderIdentity).toBe('successor');
   });
 });
