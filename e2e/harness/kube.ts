@@ -2,6 +2,7 @@ import {
   ApiregistrationV1Api,
   AppsV1Api,
   AutoscalingV2Api,
+  BatchV1Api,
   CoreV1Api,
   CustomObjectsApi,
   KubeConfig,
@@ -14,6 +15,7 @@ export interface KubeClients {
   core: CoreV1Api;
   apps: AppsV1Api;
   autoscaling: AutoscalingV2Api;
+  batch: BatchV1Api;
   policy: PolicyV1Api;
   customObjects: CustomObjectsApi;
   apiRegistration: ApiregistrationV1Api;
@@ -28,6 +30,7 @@ export function kubeClients(): KubeClients {
     core: config.makeApiClient(CoreV1Api),
     apps: config.makeApiClient(AppsV1Api),
     autoscaling: config.makeApiClient(AutoscalingV2Api),
+    batch: config.makeApiClient(BatchV1Api),
     policy: config.makeApiClient(PolicyV1Api),
     customObjects: config.makeApiClient(CustomObjectsApi),
     apiRegistration: config.makeApiClient(ApiregistrationV1Api),
