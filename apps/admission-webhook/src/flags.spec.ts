@@ -55,6 +55,8 @@ describe('parseFlags', () => {
       featureGates: { InPlace: true, CPUStartupBoost: false },
       verbosityLogLevel: 'debug',
       ignoredFlags: ['logtostderr', 'stderrthreshold'],
+      kubeApiQps: 50,
+      kubeApiBurst: 100,
     });
   });
 

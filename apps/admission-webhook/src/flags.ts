@@ -8,17 +8,19 @@ import {
   parseAddress,
   parseDuration,
   parseFeatureGates,
+  parseKubeApiRate,
   parseNumberIn,
   parsePositiveInteger,
   verbosityLogLevel,
   type ListenAddress,
   parseNamespaceFilter,
+  type KubeApiRateFlags,
 } from '@tandem/flags';
 import { parseWebhookLabels } from '@tandem/admission';
 import type { FeatureGates } from '@tandem/vpa-api';
 
 /** The webhook's settings: upstream's admission-controller flags, names and defaults. */
-export interface WebhookFlags {
+export interface WebhookFlags extends KubeApiRateFlags {
   kubeconfig: string | undefined;
   clientCaFile: string;
   tlsCertFile: string;
@@ -165,10 +167,9 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
     throw new FlagError(
       '--register-by-url needs --webhook-address (e.g. https://127.0.0.1)',
     );
-  parseNumberIn(values['kube-api-qps'], 'kube-api-qps', 0);
-  parsePositiveInteger(values['kube-api-burst'], 'kube-api-burst');
   return {
     kubeconfig: values.kubeconfig,
+    ...parseKubeApiRate(values['kube-api-qps'], values['kube-api-burst']),
     clientCaFile: values['client-ca-file'],
     tlsCertFile: values['tls-cert-file'],
     tlsPrivateKey: values['tls-private-key'],

@@ -1,14 +1,12 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   backoffDelayMs,
+  clusterCaches,
   describeError,
   indexByNamespace,
-  kubeGetJson,
+  limitRequestRate,
   loadKubeConfig,
-  vpaTargetResolution,
-  watchedCollection,
 } from '@tandem/kube';
 import {
   startServingApp,
@@ -22,6 +20,7 @@ import { webhookClient, webhookRegistrar } from './registration.js';
 import { reviewApp } from './review-app.js';
 import { statusLease } from './status-lease.js';
 import { countingColdCaches } from './cold-caches.js';
+import { firstListsWithin } from './first-lists.js';
 import { vpaCandidates, warmTargetCaches } from './vpa-candidates.js';
 import { webhookMetrics } from './webhook-metrics.js';
 
@@ -43,6 +42,7 @@ export async function main(
   const { logger } = telemetry;
   const ownNamespace = process.env['NAMESPACE'] || 'kube-system';
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const metrics = webhookMetrics(telemetry.metrics);
   const recovered = (kind: string) => (error: unknown) => {
     metrics.recoveredErrors.inc({ kind });
@@ -51,51 +51,48 @@ export async function main(
 
   // VPAs and LimitRanges from list+watch caches: a VPA created a moment before its pods is
   // known when they arrive, and a review costs no API call.
-  const getJson = kubeGetJson(kubeConfig);
-  const scope =
-    flags.vpaObjectNamespace === undefined
-      ? ''
-      : `/namespaces/${flags.vpaObjectNamespace}`;
-  const vpas = watchedCollection<KubernetesObject>({
+  const caches = clusterCaches({
     kubeConfig,
-    get: getJson,
-    path: `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
-    onError: recovered('vpa-cache'),
-  });
-  const limitRanges = watchedCollection<KubernetesObject>({
-    kubeConfig,
-    get: getJson,
-    path: `/api/v1${scope}/limitranges`,
-    onError: recovered('limitrange-cache'),
-  });
-  const targets = vpaTargetResolution({
-    kubeConfig,
-    get: getJson,
     namespace: flags.vpaObjectNamespace,
-    onError: (kind, error) => recovered(`target-cache-${kind}`)(error),
-    syncTimeoutMs: flags.cacheSyncDeadlineMs,
+    onError: (cache, error) => recovered(cache)(error),
+    targetSyncTimeoutMs: flags.cacheSyncDeadlineMs,
   });
+  const vpas = caches.collection('vpa');
+  const limitRanges = caches.collection('limitrange');
+  const { targets } = caches;
   // Per-namespace indexes, subscribed before the caches start: a review reads its
   // namespace's objects, not a copy of the cluster's.
   const vpasByNamespace = indexByNamespace(vpas);
   const limitRangesByNamespace = indexByNamespace(limitRanges);
   const ignored = new Set(flags.ignoredVpaObjectNamespaces);
   warmTargetCaches(vpas, targets, ignored);
-  const synced = () =>
-    vpas.hasSynced && limitRanges.hasSynced && targets.hasSynced();
+  const listed = caches.start();
+  // Rejects only when stopped before the first lists; start-up awaits it below.
+  listed.catch(() => undefined);
+  const reviewedCachesListed = firstListsWithin(
+    [
+      { kind: 'VerticalPodAutoscaler', cache: vpas },
+      { kind: 'LimitRange', cache: limitRanges },
+    ],
+    listed,
+    flags.cacheSyncDeadlineMs,
+  );
+  const synced = caches.hasSynced;
 
   const app = reviewApp({
     context: countingColdCaches(
       {
-        vpasInNamespace: (namespace) =>
-          vpaCandidates(
+        vpasInNamespace: async (namespace) => {
+          await reviewedCachesListed();
+          return vpaCandidates(
             ignored.has(namespace)
               ? []
               : (vpasByNamespace.list(
                   namespace,
                 ) as unknown as VerticalPodAutoscaler[]),
             targets,
-          ),
+          );
+        },
         topMostController: targets.topMostController,
         limitRanges: async (namespace) =>
           limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
@@ -153,7 +150,7 @@ export async function main(
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => stopping.abort());
 
-  await Promise.all([vpas.start(), limitRanges.start()]);
+  await listed;
   logger.info('caches synced');
   // Registration is retried with backoff until it succeeds (an API server that is down at
   // start must not leave the webhook unregistered for good); the lease runs meanwhile.
@@ -191,13 +188,7 @@ export async function main(
   logger.info('stopping');
   await registration;
   caBundle?.close();
-  await Promise.all([
-    server.close(),
-    ops.close(),
-    vpas.stop(),
-    limitRanges.stop(),
-    targets.stop(),
-  ]);
+  await Promise.all([server.close(), ops.close(), caches.stop()]);
   await telemetry.shutdown();
   return 0;
 }

@@ -10,24 +10,23 @@ import {
   parseDuration,
   parseFeatureGates,
   parseLeaderElection,
+  parseKubeApiRate,
   parseNamespaceFilter,
   parseNumberIn,
   parsePositiveInteger,
   verbosityLogLevel,
+  type KubeApiRateFlags,
   type LeaderElectionFlags,
   type ListenAddress,
 } from '@tandem/flags';
 import type { FeatureGates } from '@tandem/vpa-api';
 
 /** The updater's settings: upstream's updater flags, names and defaults, and Tandem's own. */
-export interface UpdaterFlags extends LeaderElectionFlags {
+export interface UpdaterFlags extends LeaderElectionFlags, KubeApiRateFlags {
   kubeconfig: string | undefined;
   updaterIntervalMs: number;
   minReplicas: number;
   evictionTolerance: number;
-  /** `--kube-api-qps` / `--kube-api-burst`: client-go's client-side limit on API requests (negative rate: none). */
-  kubeApiQps: number;
-  kubeApiBurst: number;
   /** `--eviction-rate-limit`: evictions (and, separately, resizes) a second; ≤ 0 is none. */
   evictionRateLimit: number;
   evictionRateBurst: number;
@@ -139,16 +138,7 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
   );
   return {
     kubeconfig: values.kubeconfig,
-    // As client-go's rest.Config (and the recommender): a negative rate is no limit.
-    kubeApiQps: parseNumberIn(
-      values['kube-api-qps'],
-      'kube-api-qps',
-      -Infinity,
-    ),
-    kubeApiBurst: parsePositiveInteger(
-      values['kube-api-burst'],
-      'kube-api-burst',
-    ),
+    ...parseKubeApiRate(values['kube-api-qps'], values['kube-api-burst']),
     updaterIntervalMs: parseDuration(
       values['updater-interval'],
       'updater-interval',

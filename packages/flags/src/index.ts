@@ -45,3 +45,4 @@ export {
   parseLeaderElection,
   type LeaderElectionFlags,
 } from './leader-election.js';
+export { parseKubeApiRate, type KubeApiRateFlags } from './kube-api-rate.js';

@@ -21,7 +21,8 @@ export const TARGET_CACHE_SYNC_TIMEOUT_MS = 30_000;
 export class ColdCacheError extends Error {
   override readonly name = 'ColdCacheError';
   constructor(
-    readonly kind: WellKnownKind,
+    /** The cached kind: a well-known controller, or an app's own (`VerticalPodAutoscaler`). */
+    readonly kind: string,
     timeoutMs: number,
   ) {
     super(
