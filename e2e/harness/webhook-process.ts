@@ -14,10 +14,13 @@ import {
 import {
   REPO_ROOT,
   startApp,
+  stopAllApps,
   type AppBinary,
   type AppProcess,
 } from './app-process.ts';
+import { clusterKubeconfig } from './cluster-env.ts';
 import { httpStatusOf, type KubeClients } from './kube.ts';
+import { installTandemCrds } from './manifests.ts';
 import { waitFor } from './wait.ts';
 
 const WEBHOOK: AppBinary = {
@@ -183,4 +186,25 @@ export async function deleteWebhookConfiguration(
     .catch((error: unknown) => {
       if (httpStatusOf(error) !== 404) throw error;
     });
+}
+
+/**
+ * For a suite that needs pods sized at creation: before its tests, the webhook of every
+ * namespace but kube-system, registered with the API server (and the VPA CRDs it reads);
+ * after them, every app the suite started is stopped and the registration deleted.
+ */
+export function useRegisteredWebhook(kube: KubeClients): void {
+  beforeAll(async () => {
+    await installTandemCrds(kube);
+    const webhook = await startWebhook({
+      kubeconfig: clusterKubeconfig(),
+      certificates: await webhookCertificates(),
+      extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
+    });
+    await waitForRegistration(webhook);
+  });
+  afterAll(async () => {
+    await stopAllApps();
+    await deleteWebhookConfiguration(kube);
+  });
 }

@@ -2,6 +2,7 @@ import {
   AdmissionregistrationV1Api,
   CoordinationV1Api,
   type V1Container,
+  type V1OwnerReference,
   type V1Pod,
 } from '@kubernetes/client-node';
 import {
@@ -78,10 +79,14 @@ async function createPod(
   name: string,
   labels: Record<string, string>,
   annotations?: Record<string, string>,
+  ownerReferences?: V1OwnerReference[],
 ): Promise<V1Pod> {
   return kube.core.createNamespacedPod({
     namespace: currentNamespace(),
-    body: { metadata: { name, labels, annotations }, spec: podSpec() },
+    body: {
+      metadata: { name, labels, annotations, ownerReferences },
+      spec: podSpec(),
+    },
   });
 }
 
@@ -274,10 +279,25 @@ describeLocal(
       const declared = JSON.stringify({
         app: { requests: { cpu: '2' }, limits: {} },
       });
+      // Owned by the Deployment itself, which leaves pods to its ReplicaSets: the VPA's
+      // target is its top-most controller, so the webhook applies the recommendation.
+      const web = await kube.apps.readNamespacedDeployment({
+        namespace: currentNamespace(),
+        name: 'web',
+      });
       const pod = await createPod(
         'recreated',
         { app: 'web' },
         { [ORIGINALS]: declared },
+        [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'web',
+            uid: web.metadata?.uid ?? '',
+            controller: true,
+          },
+        ],
       );
       expect(pod.metadata?.annotations?.[ORIGINALS]).toBe(declared);
       expect(millicores(cpu(pod, 'app', 'requests'))).toBe(250);

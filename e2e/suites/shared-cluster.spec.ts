@@ -1,8 +1,6 @@
 import type { V1Container, V1Pod, V1PodSpec } from '@kubernetes/client-node';
 import { PodAnnotation } from '@tandem/vpa-api';
-import { stopAllApps } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
-import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { startUpdater } from '../harness/updater-process.ts';
 import {
@@ -11,12 +9,7 @@ import {
   vpaObjects,
 } from '../harness/vpa-objects.ts';
 import { waitFor } from '../harness/wait.ts';
-import {
-  deleteWebhookConfiguration,
-  startWebhook,
-  waitForRegistration,
-  webhookCertificates,
-} from '../harness/webhook-process.ts';
+import { useRegisteredWebhook } from '../harness/webhook-process.ts';
 import {
   cpuRequestOf,
   isRunningAndReady,
@@ -119,20 +112,7 @@ const describePod = (pod: V1Pod) =>
 describeLocal(
   'on a shared cluster, Tandem changes only the pods a VPA controls',
   () => {
-    beforeAll(async () => {
-      await installTandemCrds(kube);
-      const webhook = await startWebhook({
-        kubeconfig: clusterKubeconfig(),
-        certificates: await webhookCertificates(),
-        extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
-      });
-      await waitForRegistration(webhook);
-    });
-
-    afterAll(async () => {
-      await stopAllApps();
-      await deleteWebhookConfiguration(kube);
-    });
+    useRegisteredWebhook(kube);
 
     it("a bare pod, a sibling ReplicaSet's pod and a Job's pod carrying the target's labels keep what they declared, get no VPA annotation and are never evicted, while the Deployment's pods are updated", async () => {
       const namespace = currentNamespace();

@@ -5,10 +5,9 @@ import {
 } from '@kubernetes/client-node';
 import { parseCpuMillicores, PodAnnotation } from '@tandem/vpa-api';
 import { apiServerRequests } from '../harness/apiserver-requests.ts';
-import { stopAllApps, type AppProcess } from '../harness/app-process.ts';
+import type { AppProcess } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
-import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startOtlpReceiver,
@@ -26,12 +25,7 @@ import {
   appRecommendation,
   MANUAL_RECOMMENDER,
 } from '../harness/vpa-objects.ts';
-import {
-  deleteWebhookConfiguration,
-  startWebhook,
-  waitForRegistration,
-  webhookCertificates,
-} from '../harness/webhook-process.ts';
+import { useRegisteredWebhook } from '../harness/webhook-process.ts';
 import { cpuRequestOf, listPods, runDeployment } from '../harness/workloads.ts';
 
 // The webhook runs as a host process the API server reaches on 127.0.0.1.
@@ -96,25 +90,12 @@ function logged(process: AppProcess, message: string) {
 }
 
 describeLocal('the updater on the real control plane', () => {
-  beforeAll(async () => {
-    await installTandemCrds(kube);
-    // The webhook gives replacement pods their recommendation and renews the status
-    // Lease without which the updater evicts nothing.
-    const started = await startWebhook({
-      kubeconfig: clusterKubeconfig(),
-      certificates: await webhookCertificates(),
-      extraArgs: ['--ignored-vpa-object-namespaces=kube-system'],
-    });
-    await waitForRegistration(started);
-  });
+  // The webhook gives replacement pods their recommendation and renews the status
+  // Lease without which the updater evicts nothing.
+  useRegisteredWebhook(kube);
 
   afterEach(async () => {
     await Promise.all(perTest.splice(0).map((process) => process.stop()));
-  });
-
-  afterAll(async () => {
-    await stopAllApps();
-    await deleteWebhookConfiguration(kube);
   });
 
   it('brings a 4-replica Deployment under a PDB to its recommendation pod by pod, never more than one unavailable', async () => {
