@@ -39,12 +39,7 @@ export async function podControllers(
     if (!namespaces.has(namespace)) continue;
     const owner = controllingOwner(pod.metadata?.ownerReferences);
     if (owner === undefined) continue;
-    const key = [
-      namespace,
-      owner.apiVersion ?? '',
-      owner.kind,
-      owner.name,
-    ].join('\u0000');
+    const key = `${namespace}\u0000${owner.apiVersion ?? ''}\u0000${owner.kind}\u0000${owner.name}`;
     const group = byOwner.get(key) ?? { namespace, owner, pods: [] };
     group.pods.push(pod);
     byOwner.set(key, group);
