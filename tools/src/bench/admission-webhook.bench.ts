@@ -166,8 +166,11 @@ async function seed(
   await apps.createNamespacedReplicaSet({
     namespace: NAMESPACE,
     body: {
+      // Labelled as its template: the Deployment controller releases an owned ReplicaSet
+      // whose labels its selector does not match.
       metadata: {
         name: REPLICA_SET,
+        labels: revision,
         ownerReferences: [
           {
             apiVersion: 'apps/v1',
