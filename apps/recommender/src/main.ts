@@ -52,11 +52,14 @@ export async function main(
   if (flags.ignoredFlags.length > 0)
     logger.warn({ flags: flags.ignoredFlags }, 'flags accepted and ignored');
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  // The Lease gets a client of its own, unpaced, as upstream's leader election gets its own
+  // clientset: its renewals never queue behind a busy cycle's requests past the deadline.
+  const leaseKubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const namespace = flags.vpaObjectNamespace;
 
   const cluster = clusterInputs(kubeConfig, namespace, logger);
-  const leadership = startLeadership(flags, kubeConfig, logger);
+  const leadership = startLeadership(flags, leaseKubeConfig, logger);
   const settings: CycleContext['settings'] = {
     selection: {
       recommenderName: flags.recommenderName,

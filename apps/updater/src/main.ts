@@ -60,6 +60,9 @@ export async function main(
   if (flags.ignoredFlags.length > 0)
     logger.warn({ flags: flags.ignoredFlags }, 'klog flags ignored');
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  // The Lease gets a client of its own, unpaced, as upstream's leader election gets its own
+  // clientset: its renewals never queue behind a busy cycle's requests past the deadline.
+  const leaseKubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const metrics = updaterMetrics(telemetry.metrics);
   const recover = (kind: string, message: string, fields: object = {}) => {
@@ -124,7 +127,7 @@ export async function main(
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => stopping.abort());
 
-  const leadership = startLeadership(flags, kubeConfig, logger);
+  const leadership = startLeadership(flags, leaseKubeConfig, logger);
   const context: UpdaterCycleContext = {
     intervalMs: flags.updaterIntervalMs,
     ignoredNamespaces: new Set(flags.ignoredVpaObjectNamespaces),
