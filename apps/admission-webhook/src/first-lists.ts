@@ -1,4 +1,4 @@
-import { ColdCacheError } from '@tandem/kube';
+import { awaitFirstLists } from '@tandem/kube';
 
 /** A cache a review reads, by the kind a cold-cache warning names. */
 export interface ReviewedCache {
@@ -19,19 +19,6 @@ export function firstListsWithin(
   listed: Promise<void>,
   deadlineMs: number,
 ): () => Promise<void> {
-  const coldOne = () => caches.find(({ cache }) => !cache.hasSynced);
-  return async () => {
-    if (coldOne() === undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, deadlineMs);
-    });
-    try {
-      await Promise.race([listed.catch(() => undefined), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-    const cold = coldOne();
-    if (cold !== undefined) throw new ColdCacheError(cold.kind, deadlineMs);
-  };
+  const coldKind = () => caches.find(({ cache }) => !cache.hasSynced)?.kind;
+  return () => awaitFirstLists(coldKind, listed, deadlineMs);
 }

@@ -1,10 +1,10 @@
 import {
   ContainerScalingMode,
   getContainerPolicy,
+  filterRecommendedResources,
   getControlledResources,
-  type RecommendedContainerResources,
-  type ResourceList,
   type VerticalPodAutoscaler,
+  withContainerRecommendations,
 } from '@tandem/vpa-api';
 
 /**
@@ -18,41 +18,15 @@ import {
 export function withControlledRecommendation(
   vpa: VerticalPodAutoscaler,
 ): VerticalPodAutoscaler {
-  const recommendation = vpa.status?.recommendation;
-  const recommendations = recommendation?.containerRecommendations;
-  if (recommendation === undefined || recommendations === undefined) return vpa;
+  const recommendations = vpa.status?.recommendation?.containerRecommendations;
+  if (recommendations === undefined) return vpa;
   const controlled = recommendations.flatMap((entry) => {
     const policy = getContainerPolicy(vpa, entry.containerName);
     if (policy?.mode === ContainerScalingMode.Off) return [];
-    return [narrowed(entry, getControlledResources(policy))];
+    const resources = getControlledResources(policy);
+    return [
+      filterRecommendedResources(entry, (name) => resources.includes(name)),
+    ];
   });
-  return {
-    ...vpa,
-    status: {
-      ...vpa.status,
-      recommendation: {
-        ...recommendation,
-        containerRecommendations: controlled,
-      },
-    },
-  };
-}
-
-function narrowed(
-  entry: RecommendedContainerResources,
-  resources: readonly string[],
-): RecommendedContainerResources {
-  const { target, lowerBound, upperBound } = entry;
-  return {
-    ...entry,
-    target: only(target, resources),
-    ...(lowerBound && { lowerBound: only(lowerBound, resources) }),
-    ...(upperBound && { upperBound: only(upperBound, resources) }),
-  };
-}
-
-function only(list: ResourceList, resources: readonly string[]): ResourceList {
-  return Object.fromEntries(
-    Object.entries(list ?? {}).filter(([name]) => resources.includes(name)),
-  );
+  return withContainerRecommendations(vpa, controlled);
 }

@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { clusterCaches, type ClusterCaches } from './cluster-caches.js';
-import { ColdCacheError } from './targets/target-caches.js';
+import { ColdCacheError } from './first-lists.js';
 import type { WatchLike } from './list-watch-cache.js';
 
 /** A watch that stays open and quiet until it is aborted. */

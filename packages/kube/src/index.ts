@@ -84,7 +84,6 @@ export {
   type ScaleCacheTimings,
 } from './targets/scale-cache.js';
 export {
-  ColdCacheError,
   TARGET_CACHE_SYNC_TIMEOUT_MS,
   targetCaches,
   type TargetCaches,
@@ -106,6 +105,7 @@ export {
   type PodContainerUsage,
 } from './pod-metrics-source.js';
 export { indexByNamespace, type NamespaceIndex } from './namespace-index.js';
+export { awaitFirstLists, ColdCacheError } from './first-lists.js';
 export {
   clusterCaches,
   type CachedCollection,

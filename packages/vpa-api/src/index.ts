@@ -14,5 +14,6 @@ export * from './limits.js';
 export * from './pod-containers.js';
 export * from './pod-resources.js';
 export * from './pod-level-resources.js';
+export * from './recommendation-narrowing.js';
 export * from './original-resources.js';
 export { describeValue } from './describe-value.js';

@@ -1,7 +1,11 @@
+import {
+  filterRecommendedResources,
+  filterResources,
+  withContainerRecommendations,
+} from './recommendation-narrowing.js';
 import type {
   Pod,
   RecommendedContainerResources,
-  ResourceList,
   VerticalPodAutoscaler,
 } from './types.js';
 
@@ -34,38 +38,24 @@ export function withoutPodLevelResources(
   pod: Pod,
 ): VerticalPodAutoscaler {
   const excluded = podLevelResourceNames(pod);
-  const recommendation = vpa.status?.recommendation;
-  const entries = recommendation?.containerRecommendations;
-  if (excluded.length === 0 || recommendation === undefined || !entries)
-    return vpa;
-  return {
-    ...vpa,
-    status: {
-      ...vpa.status,
-      recommendation: {
-        ...recommendation,
-        containerRecommendations: entries.map((entry) =>
-          withoutResources(entry, excluded),
-        ),
-      },
-    },
-  };
+  const entries = vpa.status?.recommendation?.containerRecommendations;
+  if (excluded.length === 0 || !entries) return vpa;
+  return withContainerRecommendations(
+    vpa,
+    entries.map((entry) => withoutResources(entry, excluded)),
+  );
 }
 
 function withoutResources(
   entry: RecommendedContainerResources,
   excluded: readonly string[],
 ): RecommendedContainerResources {
-  const { target, lowerBound, upperBound, uncappedTarget } = entry;
-  const keep = (list: ResourceList): ResourceList =>
-    Object.fromEntries(
-      Object.entries(list ?? {}).filter(([name]) => !excluded.includes(name)),
-    );
+  const keep = (name: string) => !excluded.includes(name);
+  const { uncappedTarget } = entry;
   return {
-    ...entry,
-    target: keep(target),
-    ...(lowerBound && { lowerBound: keep(lowerBound) }),
-    ...(upperBound && { upperBound: keep(upperBound) }),
-    ...(uncappedTarget && { uncappedTarget: keep(uncappedTarget) }),
+    ...filterRecommendedResources(entry, keep),
+    ...(uncappedTarget && {
+      uncappedTarget: filterResources(uncappedTarget, keep),
+    }),
   };
 }

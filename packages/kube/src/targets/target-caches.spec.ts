@@ -1,10 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import type { WatchLike } from '../list-watch-cache.js';
-import {
-  ColdCacheError,
-  targetCaches,
-  type TargetCaches,
-} from './target-caches.js';
+import { ColdCacheError } from '../first-lists.js';
+import { targetCaches, type TargetCaches } from './target-caches.js';
 
 /** A watch that stays open and quiet until it is aborted. */
 const quietWatch: WatchLike = {

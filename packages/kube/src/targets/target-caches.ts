@@ -1,5 +1,6 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { ListWatchCache, WatchLike } from '../list-watch-cache.js';
+import { awaitFirstLists } from '../first-lists.js';
 import type { GetJson } from '../kube-get.js';
 import { watchedCollection } from '../watched-collection.js';
 import {
@@ -16,20 +17,6 @@ import {
  * own, much shorter, deadline (a review must not outwait the API server's call timeout).
  */
 export const TARGET_CACHE_SYNC_TIMEOUT_MS = 30_000;
-
-/** A lookup needed a kind's cache, which had not completed its first list in time. */
-export class ColdCacheError extends Error {
-  override readonly name = 'ColdCacheError';
-  constructor(
-    /** The cached kind: a well-known controller, or an app's own (`VerticalPodAutoscaler`). */
-    readonly kind: string,
-    timeoutMs: number,
-  ) {
-    super(
-      `the ${kind} cache has not completed its first list within ${timeoutMs / 1000}s`,
-    );
-  }
-}
 
 export interface TargetCaches {
   /**
@@ -111,21 +98,13 @@ export function targetCaches({
     return started.get(kind) ?? startCache(kind);
   };
 
-  const synced = async (kind: WellKnownKind) => {
+  const synced = (kind: WellKnownKind) => {
     const entry = running(kind);
-    if (entry.cache.hasSynced) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new ColdCacheError(kind, syncTimeoutMs)),
-        syncTimeoutMs,
-      );
-    });
-    try {
-      await Promise.race([entry.firstList, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return awaitFirstLists(
+      () => (entry.cache.hasSynced ? undefined : kind),
+      entry.firstList,
+      syncTimeoutMs,
+    );
   };
 
   const object = async (
