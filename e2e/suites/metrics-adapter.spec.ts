@@ -547,6 +547,13 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
         status: 401,
         body: expect.objectContaining({ kind: 'Status', code: 401 }),
       });
+      // As k8s.io/apiserver: the probes answer anyone, /metrics needs credentials.
+      expect((await adapterGet('/healthz')).status).toBe(200);
+      const scrape = await adapterGet('/metrics');
+      expect({ status: scrape.status, body: scrape.body }).toEqual({
+        status: 401,
+        body: expect.objectContaining({ kind: 'Status', code: 401 }),
+      });
 
       // (b) A ServiceAccount with no RBAC: authenticated, but not authorized.
       const serviceAccount = 'metrics-reader';
@@ -567,6 +574,8 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
       const asReader = tokenKubeConfig(kube.config, token);
       const bearer = { Authorization: `Bearer ${token}` };
 
+      // Authenticated is not enough for /metrics either: it takes `get` on that URL.
+      expect((await adapterGet('/metrics', bearer)).status).toBe(403);
       const direct = await adapterGet(path, bearer);
       expect({ status: direct.status, body: direct.body }).toEqual({
         status: 403,
@@ -634,6 +643,33 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
         podsMetricPath('memory_usage'),
       );
       expect(other.status).toBe(403);
+    },
+  );
+
+  itLocal(
+    'sends the API server a bounded number of TokenReviews however many random tokens arrive',
+    async () => {
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          adapterGet(podsMetricPath('cpu_usage'), {
+            Authorization: `Bearer random-${started}-${i}`,
+          }),
+        ),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      const counts = { 401: 0, 429: 0 };
+      for (const { status } of answers)
+        if (status === 401 || status === 429) counts[status] += 1;
+      // Each 401 is a TokenReview sent; each 429 one not sent (TOKEN_REVIEW_RATE: 10/s,
+      // burst 20, in apps/metrics-adapter/src/auth/token-review.ts).
+      expect(counts[401] + counts[429]).toBe(answers.length);
+      expect(counts[401]).toBeLessThanOrEqual(20 + Math.ceil(10 * seconds));
+      expect(counts[429]).toBeGreaterThan(0);
+      const throttled = answers.find(({ status }) => status === 429);
+      expect(throttled?.body).toEqual(
+        expect.objectContaining({ kind: 'Status', reason: 'TooManyRequests' }),
+      );
     },
   );
 

@@ -16,6 +16,7 @@ import {
   followFileContent,
   opsRouter,
   requestSpans,
+  servingFiles,
   startHttpsServer,
 } from '@tandem/serving';
 import { healthy, startOpsServer, unhealthy } from '@tandem/telemetry';
@@ -107,13 +108,9 @@ export async function main(
   // Answers are computed per request: an ETag would only cost a hash of every body.
   app.set('etag', false);
   app.use(requestSpans(telemetry.tracer, requestSpanName));
-  app.use(
-    opsRouter({
-      registry: telemetry.metrics,
-      health: () => healthy,
-      readiness,
-    }),
-  );
+  // As k8s.io/apiserver: the probes answer anyone (delegatedAuth lets them through), while
+  // /metrics on this port needs a caller allowed `get` on that non-resource URL; the
+  // unauthenticated scrape is the plain ops port's (--address), as on every Tandem app.
   app.use(
     delegatedAuth({
       config: () => authConfig,
@@ -122,6 +119,13 @@ export async function main(
       attributesOf: requestAttributes,
       count: (outcome) => metrics.auth.inc({ outcome }),
       logger,
+    }),
+  );
+  app.use(
+    opsRouter({
+      registry: telemetry.metrics,
+      health: () => healthy,
+      readiness,
     }),
   );
   app.use(
@@ -137,6 +141,18 @@ export async function main(
     }),
   );
 
+  // With --certs-secret, the first files exist before the bundle is written as the
+  // APIServices' caBundle and before the server loads them.
+  const certificates = await servingFiles(
+    flags.certificates,
+    {
+      caBundleFile: flags.apiServiceCaFile,
+      certFile: flags.tlsCertFile,
+      keyFile: flags.tlsPrivateKeyFile,
+    },
+    { kubeConfig, logger, registry: telemetry.metrics },
+  );
+  const apiServiceCaFile = certificates.files.caBundleFile;
   // Without cert-manager the adapter keeps its APIServices' caBundle in step with its CA.
   const writeCaBundle = apiServiceCaBundle(kubeConfig);
   const applyCaBundle = async (caPem: string) => {
@@ -145,10 +161,10 @@ export async function main(
       logger.info({ apiServices: patched }, 'caBundle written');
   };
   const caBundle =
-    flags.apiServiceCaFile === undefined
+    apiServiceCaFile === undefined
       ? undefined
       : followFileContent({
-          file: flags.apiServiceCaFile,
+          file: apiServiceCaFile,
           logger,
           onChange: applyCaBundle,
         });
@@ -167,8 +183,8 @@ export async function main(
   const server = await startHttpsServer({
     port: flags.secure.port,
     host: flags.secure.host,
-    certFile: flags.tlsCertFile,
-    keyFile: flags.tlsPrivateKeyFile,
+    certFile: certificates.files.certFile,
+    keyFile: certificates.files.keyFile,
     clientCaFile: requestheaderCaFile,
     minTlsVersion: flags.minTlsVersion,
     app,
@@ -189,6 +205,7 @@ export async function main(
   );
   logger.info('stopping');
   caBundle?.close();
+  certificates.stop();
   await Promise.all([
     server.close(),
     ops.close(),

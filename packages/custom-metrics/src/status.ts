@@ -1,10 +1,10 @@
 /** The HTTP codes the adapter answers errors with; `code` in the Status equals the HTTP status. */
-export type StatusCode = 400 | 401 | 403 | 404 | 500 | 503 | 504;
+export type StatusCode = 400 | 401 | 403 | 404 | 429 | 500 | 503 | 504;
 
 /**
  * A `metav1.Status` failure (reference §1.6). The HPA shows `message` in its conditions and
  * events, so callers should make it say what to fix. `reason` is the Kubernetes reason:
- * `BadRequest`, `Unauthorized`, `Forbidden`, `NotFound`, `InternalError`,
+ * `BadRequest`, `Unauthorized`, `Forbidden`, `NotFound`, `TooManyRequests`, `InternalError`,
  * `ServiceUnavailable`, `Timeout`.
  */
 export function status(

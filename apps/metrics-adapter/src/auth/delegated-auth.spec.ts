@@ -21,6 +21,7 @@ import {
   type AuthOutcome,
 } from './delegated-auth.js';
 import type { RequestAttributes } from './request-attributes.js';
+import { TokenReviewsThrottled } from './token-review.js';
 
 const config: RequestHeaderConfig = {
   clientCaPem: undefined,
@@ -45,6 +46,7 @@ function testApp() {
     outcomes: [] as AuthOutcome[],
     tokenReviews: [] as string[],
     reviewsDown: false,
+    reviewsThrottled: false,
     authorizeDown: false,
   };
   const app = express();
@@ -55,6 +57,7 @@ function testApp() {
         state.tokenReviews.push(token);
         if (state.reviewsDown)
           throw new Error('TokenReview failed: HTTP 503: etcd is down');
+        if (state.reviewsThrottled) throw new TokenReviewsThrottled();
         return token === 'alice-token'
           ? { ok: true, caller: callerOf('alice') }
           : token === 'bob-token'
@@ -98,6 +101,8 @@ function testApp() {
 interface Answer {
   status: number;
   json: Record<string, unknown>;
+  /** Only when the server sent one (toEqual ignores an undefined property). */
+  retryAfter?: string;
 }
 
 function call(
@@ -120,6 +125,7 @@ function call(
             json: response.headers['content-type']?.includes('json')
               ? (JSON.parse(text) as Record<string, unknown>)
               : { text },
+            retryAfter: response.headers['retry-after'],
           }),
         );
       },
@@ -147,6 +153,7 @@ describe('delegatedAuth over HTTP', () => {
     state.outcomes.length = 0;
     state.tokenReviews.length = 0;
     state.reviewsDown = false;
+    state.reviewsThrottled = false;
     state.authorizeDown = false;
   });
 
@@ -235,6 +242,27 @@ describe('delegatedAuth over HTTP', () => {
       'cannot authorize the request: SubjectAccessReview failed: connect ECONNREFUSED',
     );
     expect(state.outcomes).toEqual(['error', 'error']);
+  });
+
+  it('answers 429 with Retry-After, not 401 or 503, while the TokenReview budget is spent', async () => {
+    state.reviewsThrottled = true;
+    expect(
+      await call(`${url}/metric/cpu`, { authorization: 'Bearer random-1' }),
+    ).toEqual({
+      status: 429,
+      retryAfter: '1',
+      json: {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message:
+          'more than 10 new bearer tokens a second to review; retry later',
+        reason: 'TooManyRequests',
+        code: 429,
+      },
+    });
+    expect(state.outcomes).toEqual(['throttled']);
   });
 
   it('answers 503 until the front-proxy configuration was read, unless a token is given', async () => {

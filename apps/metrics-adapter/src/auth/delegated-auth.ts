@@ -13,6 +13,7 @@ import { frontProxyIdentity, isFrontProxyHeader } from './front-proxy.js';
 import { isProbePath, type RequestAttributes } from './request-attributes.js';
 import { forbiddenError } from './forbidden.js';
 import type { Decision } from './subject-access-review.js';
+import { TokenReviewsThrottled } from './token-review.js';
 
 const AUTHENTICATED_GROUP = 'system:authenticated';
 
@@ -21,6 +22,7 @@ export type AuthOutcome =
   | 'authenticated'
   | 'unauthenticated'
   | 'forbidden'
+  | 'throttled'
   | 'error';
 
 export interface DelegatedAuthOptions {
@@ -44,8 +46,9 @@ export interface DelegatedAuthOptions {
  * a SubjectAccessReview decides (403 when denied). Errors are `metav1.Status` bodies, as
  * the HPA and kubectl expect. When a review cannot be made at all (API server down, RBAC
  * for this adapter missing) the answer is 503 with the cause: 401/403 would blame the
- * caller, and 500 would hide what to fix. Probe paths skip all of it, since kubelets probe
- * without credentials. On success `res.locals.caller` is the Caller.
+ * caller, and 500 would hide what to fix. New bearer tokens past the TokenReview budget
+ * get 429 with Retry-After. Probe paths skip all of it, since kubelets probe without
+ * credentials. On success `res.locals.caller` is the Caller.
  */
 export function delegatedAuth(options: DelegatedAuthOptions): RequestHandler {
   const { logger } = options;
@@ -57,9 +60,13 @@ export function delegatedAuth(options: DelegatedAuthOptions): RequestHandler {
     log: Record<string, unknown>,
   ) => {
     count(outcome);
-    const { code, reason, message, details } = failure;
+    const { code, reason, message, details, retryAfterSeconds } = failure;
     if (outcome === 'error') logger.warn(log, message);
-    else logger.info(log, message);
+    // A flood of random tokens is what throttling answers: one log line each would be the
+    // flood's second victim; the outcome counter says how many.
+    else if (outcome !== 'throttled') logger.info(log, message);
+    if (retryAfterSeconds !== undefined)
+      res.set('Retry-After', String(retryAfterSeconds));
     res
       .status(code)
       .set('X-Content-Type-Options', 'nosniff')
@@ -111,6 +118,18 @@ export function delegatedAuth(options: DelegatedAuthOptions): RequestHandler {
       try {
         result = await options.reviewToken(token);
       } catch (error) {
+        if (error instanceof TokenReviewsThrottled)
+          return fail(
+            res,
+            'throttled',
+            {
+              code: 429,
+              reason: 'TooManyRequests',
+              message: `${error.message}; retry later`,
+              retryAfterSeconds: error.retryAfterSeconds,
+            },
+            { request },
+          );
         return fail(
           res,
           'error',
@@ -164,6 +183,7 @@ interface Failure {
   reason: string;
   message: string;
   details?: object;
+  retryAfterSeconds?: number;
 }
 
 // Go's wording: the reason stays in the log, where the operator is, not with the client.

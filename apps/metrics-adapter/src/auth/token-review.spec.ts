@@ -4,7 +4,11 @@ import {
   startFakeApiServer,
   type FakeApiServer,
 } from './fake-api-server.fixtures.js';
-import { tokenReviewer } from './token-review.js';
+import {
+  TOKEN_REVIEW_RATE,
+  tokenReviewer,
+  TokenReviewsThrottled,
+} from './token-review.js';
 
 let api: FakeApiServer;
 let nowMs = 0;
@@ -103,5 +107,33 @@ describe('tokenReviewer', () => {
     // Not cached: the next request asks again.
     expect((await reviewToken('secret-token')).ok).toBe(false);
     expect(api.requests).toHaveLength(2);
+  });
+
+  it('reviews at most the budget of new tokens, while cached ones still answer', async () => {
+    const reviewToken = review();
+    await reviewToken('good-token');
+    const randoms = Array.from(
+      { length: TOKEN_REVIEW_RATE.burst + 5 },
+      (_, i) => `random-${nowMs}-${i}`,
+    );
+    const outcomes = await Promise.allSettled(randoms.map(reviewToken));
+    const throttled = outcomes.filter(
+      (outcome) =>
+        outcome.status === 'rejected' &&
+        outcome.reason instanceof TokenReviewsThrottled,
+    );
+    // The burst, less the one good-token spent, reached the API server; the rest did not.
+    expect(api.requests).toHaveLength(TOKEN_REVIEW_RATE.burst);
+    expect(throttled).toHaveLength(6);
+    expect((await reviewToken('good-token')).ok).toBe(true);
+    expect(api.requests).toHaveLength(TOKEN_REVIEW_RATE.burst);
+    // A throttled token is not cached as bad: once the budget refills it is reviewed.
+    nowMs += 1_000;
+    const retried = randoms.at(-1) ?? '';
+    expect(await reviewToken(retried)).toEqual({
+      ok: false,
+      reason: 'TokenReview: invalid bearer token',
+    });
+    expect(api.requests).toHaveLength(TOKEN_REVIEW_RATE.burst + 1);
   });
 });

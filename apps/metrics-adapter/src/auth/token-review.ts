@@ -4,7 +4,7 @@ import {
   type KubeConfig,
   type V1TokenReview,
 } from '@kubernetes/client-node';
-import { describeError } from '@tandem/kube';
+import { describeError, TokenBucket } from '@tandem/kube';
 import type { Authentication } from './caller.js';
 import { withDeadline } from './deadline.js';
 import { reviewCache } from './review-cache.js';
@@ -15,11 +15,34 @@ import {
 } from './reviewer-options.js';
 
 /**
+ * TokenReviews sent for tokens not in the cache, at most, per second (and in one burst).
+ * Every other caller of the adapter is the aggregator (front-proxy certificate, no review)
+ * or a scraper reusing one token (cached for 10 s), so honest traffic stays far below this;
+ * without it, a client with no credentials at all could make the adapter send the API
+ * server one TokenReview per random token, as fast as it can send requests.
+ */
+export const TOKEN_REVIEW_RATE = { perSecond: 10, burst: 20 } as const;
+
+/** A token not reviewed because the review budget is spent: answered 429, never cached. */
+export class TokenReviewsThrottled extends Error {
+  /** A token comes back within a second at the lowest rate worth setting. */
+  readonly retryAfterSeconds = 1;
+
+  constructor() {
+    super(
+      `more than ${TOKEN_REVIEW_RATE.perSecond} new bearer tokens a second to review`,
+    );
+    this.name = 'TokenReviewsThrottled';
+  }
+}
+
+/**
  * Authenticates bearer tokens with a TokenReview (authentication.k8s.io/v1), as Go's
  * delegating token authenticator does. Both outcomes are cached for `ttlMs` under the
  * token's SHA-256, so the token itself is kept nowhere and never logged. A failed call
  * (API server down, RBAC missing) rejects, with a message free of the token; the caller
- * turns that into a 503, since the token may well be good.
+ * turns that into a 503, since the token may well be good. Reviews of new tokens are
+ * bounded by `TOKEN_REVIEW_RATE`: past it, the lookup rejects with `TokenReviewsThrottled`.
  */
 export function tokenReviewer(
   kubeConfig: KubeConfig,
@@ -27,11 +50,17 @@ export function tokenReviewer(
 ): (token: string) => Promise<Authentication> {
   const api = kubeConfig.makeApiClient(AuthenticationV1Api);
   const timeoutMs = options.timeoutMs ?? REVIEW_TIMEOUT_MS;
+  const budget = new TokenBucket(
+    TOKEN_REVIEW_RATE.perSecond,
+    TOKEN_REVIEW_RATE.burst,
+    options.now,
+  );
   return reviewCache<string, Authentication>({
     ttlMs: options.ttlMs ?? REVIEW_TTL_MS,
     now: options.now,
     keyOf: (token) => createHash('sha256').update(token).digest('hex'),
     review: async (token) => {
+      if (budget.reserve(0) === undefined) throw new TokenReviewsThrottled();
       let review: V1TokenReview;
       try {
         review = await withDeadline(
