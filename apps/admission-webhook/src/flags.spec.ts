@@ -17,6 +17,7 @@ describe('parseFlags', () => {
       webhookFailurePolicyFail: false,
       cacheSyncDeadlineMs: 250,
       webhookLabels: {},
+      webhookOwnerClusterRole: '',
       statusLeaseName: 'vpa-admission-controller',
       statusLeaseNamespace: '',
       statusLeaseUpdateIntervalMs: 10_000,
@@ -57,6 +58,16 @@ describe('parseFlags', () => {
       ignoredFlags: ['logtostderr', 'stderrthreshold'],
       kubeApiQps: 50,
       kubeApiBurst: 100,
+    });
+  });
+
+  it('takes --webhook-owner-cluster-role, Tandem’s, as the name of the registration’s owner', () => {
+    expect(
+      parseFlags([
+        '--webhook-owner-cluster-role=tandem-admission-webhook-registration',
+      ]),
+    ).toMatchObject({
+      webhookOwnerClusterRole: 'tandem-admission-webhook-registration',
     });
   });
 

@@ -46,6 +46,11 @@ export interface WebhookFlags extends KubeApiRateFlags {
   cacheSyncDeadlineMs: number;
   /** `--webhook-labels k1:v1,k2:v2`: labels of the registered configuration. */
   webhookLabels: Record<string, string>;
+  /**
+   * `--webhook-owner-cluster-role` (Tandem's): the ClusterRole the registered configuration
+   * names as its owner, so deleting the install deletes it too; empty: no owner, as upstream.
+   */
+  webhookOwnerClusterRole: string;
   statusLeaseName: string;
   /** Empty means `$NAMESPACE`, else kube-system. */
   statusLeaseNamespace: string;
@@ -137,6 +142,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
         'cache-sync-deadline': { type: 'string', default: '250ms' },
         'register-webhook': { type: 'boolean', default: true },
         'webhook-labels': { type: 'string', default: '' },
+        'webhook-owner-cluster-role': { type: 'string', default: '' },
         'register-by-url': { type: 'boolean', default: false },
         'status-lease-name': {
           type: 'string',
@@ -192,6 +198,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
       'cache-sync-deadline',
     ),
     webhookLabels: webhookLabels(values['webhook-labels']),
+    webhookOwnerClusterRole: values['webhook-owner-cluster-role'],
     statusLeaseName: values['status-lease-name'],
     statusLeaseNamespace: values['status-lease-namespace'],
     statusLeaseUpdateIntervalMs: parseDuration(

@@ -127,14 +127,21 @@ export async function main(
   });
   logger.info({ url: ops.url }, 'ops server listening');
 
-  const registrar = webhookRegistrar(kubeConfig, {
-    timeoutSeconds: flags.webhookTimeoutSeconds,
-    failurePolicyFail: flags.webhookFailurePolicyFail,
-    labels: flags.webhookLabels,
-    ignoredNamespaces: flags.ignoredVpaObjectNamespaces,
-    objectNamespace: flags.vpaObjectNamespace,
-    client: webhookClient(flags, ownNamespace, server.port),
-  });
+  const registrar = webhookRegistrar(
+    kubeConfig,
+    {
+      timeoutSeconds: flags.webhookTimeoutSeconds,
+      failurePolicyFail: flags.webhookFailurePolicyFail,
+      labels: flags.webhookLabels,
+      ignoredNamespaces: flags.ignoredVpaObjectNamespaces,
+      objectNamespace: flags.vpaObjectNamespace,
+      client: webhookClient(flags, ownNamespace, server.port),
+    },
+    {
+      clusterRole: flags.webhookOwnerClusterRole,
+      onUnavailable: (message) => logger.warn(message),
+    },
+  );
   const caBundle = flags.registerWebhook
     ? followFileContent({
         file: flags.clientCaFile,

@@ -1,5 +1,6 @@
 import {
   AdmissionregistrationV1Api,
+  RbacAuthorizationV1Api,
   type KubeConfig,
   type V1MutatingWebhookConfiguration,
 } from '@kubernetes/client-node';
@@ -9,6 +10,10 @@ import {
 } from '@tandem/admission';
 import { httpStatusOf } from '@tandem/kube';
 import type { WebhookFlags } from './flags.js';
+import {
+  clusterRoleOwner,
+  type RegistrationOwnerOptions,
+} from './registration-owner.js';
 
 /** Upstream's names, so its tooling finds the configuration. */
 export const WEBHOOK_CONFIGURATION_NAME = 'vpa-webhook-config';
@@ -36,7 +41,10 @@ export function webhookClient(
 }
 
 export interface WebhookRegistrar {
-  /** Deletes and recreates the configuration, as upstream's self-registration does. */
+  /**
+   * Deletes and recreates the configuration, as upstream's self-registration does, owned by
+   * `--webhook-owner-cluster-role` when that ClusterRole can be read.
+   */
   register(caBundlePem: string): Promise<void>;
   /** Patches the CA bundle of the registered webhook when it differs; true when patched. */
   updateCaBundle(caBundlePem: string): Promise<boolean>;
@@ -46,9 +54,11 @@ export interface WebhookRegistrar {
 
 export function webhookRegistrar(
   kubeConfig: KubeConfig,
-  options: Omit<WebhookRegistrationOptions, 'caBundlePem'>,
+  options: Omit<WebhookRegistrationOptions, 'caBundlePem' | 'owner'>,
+  ownerOptions: RegistrationOwnerOptions,
 ): WebhookRegistrar {
   const api = kubeConfig.makeApiClient(AdmissionregistrationV1Api);
+  const rbac = kubeConfig.makeApiClient(RbacAuthorizationV1Api);
   const name = WEBHOOK_CONFIGURATION_NAME;
   const unregister = async () => {
     try {
@@ -59,11 +69,16 @@ export function webhookRegistrar(
   };
   return {
     async register(caBundlePem) {
+      const owner = await clusterRoleOwner(
+        (clusterRole) => rbac.readClusterRole({ name: clusterRole }),
+        ownerOptions,
+      );
       await unregister();
       await api.createMutatingWebhookConfiguration({
         body: webhookConfiguration({
           ...options,
           caBundlePem,
+          owner,
         }) as V1MutatingWebhookConfiguration,
       });
     },

@@ -38,6 +38,7 @@ export {
   webhookConfiguration,
   WEBHOOK_CONFIGURATION_NAME,
   WEBHOOK_NAME,
+  type WebhookConfigurationOwner,
   type WebhookRegistrationOptions,
 } from './webhook-configuration.js';
 export { parseWebhookLabels } from './webhook-labels.js';

@@ -108,4 +108,32 @@ describe('webhookConfiguration', () => {
       ],
     });
   });
+
+  it('names its owner only when given, so the garbage collector deletes it with the owner', () => {
+    const options = {
+      caBundlePem: pem,
+      timeoutSeconds: 30,
+      failurePolicyFail: false,
+      labels: { team: 'autoscaling' },
+      ignoredNamespaces: [],
+      client: { service: { namespace: 'ns', name: 'svc' } },
+    };
+    const owner = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      name: 'tandem-admission-webhook-registration',
+      uid: '6f1c3a9e-0d2b-4c55-9a71-2b8f0e4d7c10',
+    };
+    const metadata = (configuration: object) =>
+      (configuration as { metadata: object }).metadata;
+    expect(metadata(webhookConfiguration({ ...options, owner }))).toEqual({
+      name: 'vpa-webhook-config',
+      labels: { team: 'autoscaling' },
+      ownerReferences: [owner],
+    });
+    expect(metadata(webhookConfiguration(options))).toEqual({
+      name: 'vpa-webhook-config',
+      labels: { team: 'autoscaling' },
+    });
+  });
 });

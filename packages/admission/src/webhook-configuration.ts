@@ -5,6 +5,17 @@ export const WEBHOOK_CONFIGURATION_NAME = 'vpa-webhook-config';
 export const WEBHOOK_NAME = 'vpa.k8s.io';
 const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
+/**
+ * A cluster-scoped object whose deletion takes the configuration with it: Kubernetes' garbage
+ * collector deletes a dependent once its owner is gone (ADR 0019).
+ */
+export interface WebhookConfigurationOwner {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+}
+
 export interface WebhookRegistrationOptions {
   /** The CA that signed the webhook's serving certificate (`--client-ca-file`), PEM. */
   caBundlePem: string;
@@ -25,6 +36,11 @@ export interface WebhookRegistrationOptions {
   client:
     | { service: { namespace: string; name: string; port?: number } }
     | { url: string };
+  /**
+   * Tandem's (`--webhook-owner-cluster-role`): the configuration's one owner reference, so it
+   * goes when the install that made it is removed; upstream sets none.
+   */
+  owner?: WebhookConfigurationOwner;
 }
 
 /**
@@ -65,6 +81,12 @@ export function webhookConfiguration(
       name: WEBHOOK_CONFIGURATION_NAME,
       ...(Object.keys(options.labels).length > 0 && {
         labels: { ...options.labels },
+      }),
+      // Neither `controller` (the owner does not manage it) nor `blockOwnerDeletion` (only
+      // foreground deletion waits on it, and setting it needs `update` on the owner's
+      // finalizers, a right the webhook has no other use for).
+      ...(options.owner !== undefined && {
+        ownerReferences: [{ ...options.owner }],
       }),
     },
     webhooks: [
