@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import {
   loadAllYaml,
@@ -23,6 +22,7 @@ import {
   renderKustomization,
 } from '../harness/kustomize.ts';
 import { DEPLOY_DIR, installTandemCrds } from '../harness/manifests.ts';
+import { renderOverlay } from '../harness/overlay.ts';
 import {
   ingressAccess,
   type IngressAccess,
@@ -443,15 +443,12 @@ interface PrometheusRule extends KubernetesObject {
 
 describe('the monitoring component (deploy/monitoring, rendered in an overlay)', () => {
   it('alerts a week and a day before a serving certificate expires, and when the webhook or the adapter is gone', async () => {
-    const overlay = mkdtempSync(join(tmpdir(), 'tandem-monitoring-'));
-    writeFileSync(
-      join(overlay, 'kustomization.yaml'),
-      [
-        `resources: [${relative(overlay, DEPLOY_DIR)}]`,
-        `components: [${relative(overlay, join(DEPLOY_DIR, 'monitoring'))}]`,
-      ].join('\n'),
-    );
-    const objects = await renderKustomization(overlay);
+    const overlay = await renderOverlay({
+      resources: [DEPLOY_DIR],
+      components: [join(DEPLOY_DIR, 'monitoring')],
+    });
+    overlay.remove();
+    const { objects } = overlay;
     const rule = findObject<PrometheusRule>(
       objects,
       'PrometheusRule',
