@@ -17,12 +17,19 @@ import {
   type KubeApiRateFlags,
 } from '@tandem/flags';
 import { parseWebhookLabels } from '@tandem/admission';
+import {
+  certificateFlagOptions,
+  parseCertificateFlags,
+  type CertificateManagement,
+} from '@tandem/serving';
 import type { FeatureGates } from '@tandem/vpa-api';
 
 /** The webhook's settings: upstream's admission-controller flags, names and defaults. */
 export interface WebhookFlags extends KubeApiRateFlags {
   kubeconfig: string | undefined;
   clientCaFile: string;
+  /** `--certs-secret` and the rest: with a Secret, the certificate files are made in-process. */
+  certificates: CertificateManagement;
   tlsCertFile: string;
   tlsPrivateKey: string;
   minTlsVersion: 'TLSv1.2' | 'TLSv1.3';
@@ -158,6 +165,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
         'kube-api-qps': { type: 'string', default: '5' },
         'kube-api-burst': { type: 'string', default: '10' },
         profiling: { type: 'boolean', default: false },
+        ...certificateFlagOptions('vpa-webhook'),
         v: { type: 'string', default: '4' },
         ...KLOG_NO_OP_FLAG_OPTIONS,
       },
@@ -177,6 +185,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
     kubeconfig: values.kubeconfig,
     ...parseKubeApiRate(values['kube-api-qps'], values['kube-api-burst']),
     clientCaFile: values['client-ca-file'],
+    certificates: parseCertificateFlags(values),
     tlsCertFile: values['tls-cert-file'],
     tlsPrivateKey: values['tls-private-key'],
     minTlsVersion: minTlsVersion(values['min-tls-version']),

@@ -11,6 +11,7 @@ import {
 import {
   startServingApp,
   followFileContent,
+  servingFiles,
   startHttpsServer,
 } from '@tandem/serving';
 import { healthy, startOpsServer, unhealthy } from '@tandem/telemetry';
@@ -108,10 +109,21 @@ export async function main(
     readiness: () => (synced() ? healthy : unhealthy('caches not synced yet')),
   });
 
+  // With --certs-secret, the first files exist before the server loads them and before
+  // the bundle is registered as the caBundle.
+  const certificates = await servingFiles(
+    flags.certificates,
+    {
+      caBundleFile: flags.clientCaFile,
+      certFile: flags.tlsCertFile,
+      keyFile: flags.tlsPrivateKey,
+    },
+    { kubeConfig, logger, registry: telemetry.metrics },
+  );
   const server = await startHttpsServer({
     port: flags.port,
-    certFile: flags.tlsCertFile,
-    keyFile: flags.tlsPrivateKey,
+    certFile: certificates.files.certFile,
+    keyFile: certificates.files.keyFile,
     minTlsVersion: flags.minTlsVersion,
     ciphers: flags.tlsCiphers,
     app,
@@ -144,7 +156,7 @@ export async function main(
   );
   const caBundle = flags.registerWebhook
     ? followFileContent({
-        file: flags.clientCaFile,
+        file: certificates.files.caBundleFile,
         logger,
         onChange: async (caPem) => {
           logger.info('New client CA found, reloading and patching webhook');
@@ -195,6 +207,7 @@ export async function main(
   logger.info('stopping');
   await registration;
   caBundle?.close();
+  certificates.stop();
   await Promise.all([server.close(), ops.close(), caches.stop()]);
   await telemetry.shutdown();
   return 0;

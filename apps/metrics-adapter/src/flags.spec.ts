@@ -18,6 +18,21 @@ describe('parseFlags', () => {
     });
   });
 
+  it('takes the shared certificate flags, its own Service by default', () => {
+    const { certificates } = parseFlags([
+      '--certs-secret=tandem-system/tandem-metrics-adapter-certs',
+      '--cert-validity=30s',
+      '--ca-validity=90s',
+      '--ca-overlap=10s',
+    ]);
+    expect(certificates.secret).toEqual({
+      namespace: 'tandem-system',
+      name: 'tandem-metrics-adapter-certs',
+    });
+    expect(certificates.identity.dnsNames[0]).toBe('tandem-metrics-adapter');
+    expect(() => parseFlags(['--ca-overlap=2000h'])).toThrow(FlagError);
+  });
+
   it('switches to Prometheus with --prometheus-url, queries configurable', () => {
     expect(
       parseFlags([

@@ -11,6 +11,11 @@ import {
   verbosityLogLevel,
   type ListenAddress,
 } from '@tandem/flags';
+import {
+  certificateFlagOptions,
+  parseCertificateFlags,
+  type CertificateManagement,
+} from '@tandem/serving';
 
 /** The adapter's settings: the generic API server's flag names where one exists. */
 export interface AdapterFlags {
@@ -19,6 +24,8 @@ export interface AdapterFlags {
   secure: ListenAddress;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** `--certs-secret` and the rest: with a Secret, the certificate files are made in-process. */
+  certificates: CertificateManagement;
   /** When set, the CA bundle written into the APIServices' caBundle (bootstrap without cert-manager). */
   apiServiceCaFile: string | undefined;
   minTlsVersion: 'TLSv1.2' | 'TLSv1.3';
@@ -76,6 +83,7 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
           default: DEFAULT_PROMETHEUS_MEMORY_QUERY,
         },
         'prometheus-timeout': { type: 'string', default: '5s' },
+        ...certificateFlagOptions('tandem-metrics-adapter'),
         v: { type: 'string', default: '2' },
         ...KLOG_NO_OP_FLAG_OPTIONS,
       },
@@ -104,6 +112,7 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
     ),
     tlsCertFile: values['tls-cert-file'],
     tlsPrivateKeyFile: values['tls-private-key-file'],
+    certificates: parseCertificateFlags(values),
     apiServiceCaFile: values['apiservice-ca-file'] || undefined,
     minTlsVersion: tlsVersion(values['tls-min-version']),
     address: parseAddress(values.address, 'address'),

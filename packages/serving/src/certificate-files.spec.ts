@@ -1,7 +1,15 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import {
+  lstat,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeCertificateFiles } from './certificate-files.js';
+import { writeCertificateFiles, writeFileSet } from './certificate-files.js';
 
 // writeCertificateFiles does not parse PEM, so placeholders keep this test fast.
 const files = (version: string) => ({
@@ -55,5 +63,41 @@ describe('writeCertificateFiles', () => {
     // A new inode: readers of the old file never saw it truncated.
     expect((await stat(second.certFile)).ino).not.toBe(before.ino);
     expect(await readdir(root)).toHaveLength(4);
+  });
+});
+
+describe('writeFileSet', () => {
+  let root: string;
+
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'serving-file-set-'));
+  });
+
+  afterEach(() => rm(root, { recursive: true, force: true }));
+
+  const set = (version: string) => ({
+    'serverCert.pem': { contents: `cert ${version}\n`, mode: 0o644 },
+    'serverKey.pem': { contents: `key ${version}\n`, mode: 0o600 },
+  });
+
+  it('swaps every file at once through ..data, replacing plain files and old versions', async () => {
+    // A plain file left by an earlier writer is replaced by the link.
+    await writeFile(join(root, 'serverCert.pem'), 'plain\n');
+    await writeFileSet(root, set('1'));
+    const firstTarget = (await stat(join(root, 'serverKey.pem'))).ino;
+    await writeFileSet(root, set('2'));
+    expect(await readFile(join(root, 'serverCert.pem'), 'utf8')).toBe(
+      'cert 2\n',
+    );
+    expect(await readFile(join(root, 'serverKey.pem'), 'utf8')).toBe('key 2\n');
+    expect((await lstat(join(root, 'serverCert.pem'))).isSymbolicLink()).toBe(
+      true,
+    );
+    expect((await stat(join(root, 'serverKey.pem'))).ino).not.toBe(firstTarget);
+    expect((await stat(join(root, 'serverKey.pem'))).mode & 0o777).toBe(0o600);
+    const entries = await readdir(root);
+    // ..data, one version directory, the two links: nothing temporary, no old version.
+    expect(entries).toHaveLength(4);
+    expect(entries.filter((entry) => entry.endsWith('.tmp'))).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CertificatePair } from './certificates.js';
 
@@ -37,15 +45,67 @@ export async function writeCertificateFiles(
   return paths;
 }
 
-async function writeAtomically(
+/** A file's contents and mode, for `writeFileSet`. */
+export interface FileContents {
+  readonly contents: string;
+  readonly mode: number;
+}
+
+const DATA_LINK = '..data';
+
+/**
+ * Replaces a set of files in `dir` at once, the way the kubelet updates a Secret volume
+ * (its AtomicWriter): the files go into a new hidden directory, the `..data` symlink is
+ * swapped to it with one rename, and each name is a symlink through `..data`. A reader
+ * opening two of the files (a server loading its key and certificate) gets both old or
+ * both new, except when the swap falls between its two opens; the per-file renames of
+ * `writeCertificateFiles` leave a longer window. Earlier versions are removed afterwards.
+ */
+export async function writeFileSet(
+  dir: string,
+  files: Readonly<Record<string, FileContents>>,
+): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const version = `..${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await mkdir(join(dir, version), { mode: 0o755 });
+  for (const [name, file] of Object.entries(files))
+    await writeFile(join(dir, version, name), file.contents, {
+      mode: file.mode,
+      flag: 'wx',
+    });
+  await replaceAtomically(join(dir, DATA_LINK), (temporary) =>
+    symlink(version, temporary),
+  );
+  for (const name of Object.keys(files)) {
+    const target = join(DATA_LINK, name);
+    const link = join(dir, name);
+    if ((await readlink(link).catch(() => undefined)) !== target)
+      await replaceAtomically(link, (temporary) => symlink(target, temporary));
+  }
+  for (const entry of await readdir(dir))
+    if (/^\.\.\d+_[0-9a-f]+$/.test(entry) && entry !== version)
+      await rm(join(dir, entry), { recursive: true, force: true });
+}
+
+function writeAtomically(
   path: string,
   contents: string,
   mode: number,
 ): Promise<void> {
+  return replaceAtomically(path, (temporary) =>
+    writeFile(temporary, contents, { mode, flag: 'wx' }),
+  );
+}
+
+/** Makes `path` anew under a temporary name, then renames it into place. */
+async function replaceAtomically(
+  path: string,
+  make: (temporary: string) => Promise<void>,
+): Promise<void> {
   // Same directory, so the rename stays on one filesystem and is atomic.
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await writeFile(temporary, contents, { mode, flag: 'wx' });
+    await make(temporary);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

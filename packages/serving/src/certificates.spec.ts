@@ -107,3 +107,27 @@ describe('createCertificateAuthority and issueServingCertificate', () => {
     );
   });
 });
+
+describe('exact lifetimes', () => {
+  it('take validitySeconds from issuedAt, with notBefore an hour earlier', () => {
+    const issuedAt = new Date('2026-01-01T00:00:00Z');
+    const ca = createCertificateAuthority({ validitySeconds: 90, issuedAt });
+    const leaf = issueServingCertificate(ca, {
+      dnsNames: ['x'],
+      validitySeconds: 30,
+      issuedAt,
+    });
+    for (const [pair, seconds] of [
+      [ca, 90],
+      [leaf, 30],
+    ] as const) {
+      const certificate = new X509Certificate(pair.certPem);
+      expect(certificate.validToDate.getTime() - issuedAt.getTime()).toBe(
+        seconds * 1000,
+      );
+      expect(issuedAt.getTime() - certificate.validFromDate.getTime()).toBe(
+        3600_000,
+      );
+    }
+  });
+});

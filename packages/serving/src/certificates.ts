@@ -18,6 +18,10 @@ export interface CertificateAuthorityOptions {
   readonly commonName?: string;
   /** Default 3650 (ten years). */
   readonly validityDays?: number;
+  /** An exact lifetime, counted from `issuedAt`; wins over `validityDays`. */
+  readonly validitySeconds?: number;
+  /** The moment of issue (default now); `notBefore` is an hour earlier. */
+  readonly issuedAt?: Date;
 }
 
 export interface ServingCertificateOptions {
@@ -27,8 +31,12 @@ export interface ServingCertificateOptions {
   readonly ipAddresses?: readonly string[];
   /** Subject CN; default the first DNS name (or IP). Clients check the SANs, not this. */
   readonly commonName?: string;
-  /** Default 365. Counted from `notBefore` when given, from now otherwise. */
+  /** Default 365. Counted from `notBefore` when given, from `issuedAt` otherwise. */
   readonly validityDays?: number;
+  /** An exact lifetime, counted as `validityDays` is; wins over it. */
+  readonly validitySeconds?: number;
+  /** The moment of issue (default now); `notBefore`, unless given, is an hour earlier. */
+  readonly issuedAt?: Date;
   /** Default one hour ago, so a client whose clock runs a little behind accepts it. */
   readonly notBefore?: Date;
   /** Also allow the certificate to authenticate a TLS client (adds the clientAuth EKU). */
@@ -45,7 +53,7 @@ export function createCertificateAuthority(
   options: CertificateAuthorityOptions = {},
 ): CertificatePair {
   const keys = generateRsaKeyPair();
-  const now = Date.now();
+  const now = options.issuedAt?.getTime() ?? Date.now();
   const subject = [
     { shortName: 'CN', value: options.commonName ?? 'tandem-ca' },
   ];
@@ -53,9 +61,7 @@ export function createCertificateAuthority(
   cert.publicKey = keys.publicKey;
   cert.serialNumber = randomSerialNumber();
   cert.validity.notBefore = new Date(now - CLOCK_SKEW_MS);
-  cert.validity.notAfter = new Date(
-    now + (options.validityDays ?? 3650) * DAY_MS,
-  );
+  cert.validity.notAfter = new Date(now + validityMs(options, 3650));
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([
@@ -92,15 +98,14 @@ export function issueServingCertificate(
   }
   const caCert = forge.pki.certificateFromPem(ca.certPem);
   const keys = generateRsaKeyPair();
-  const start = options.notBefore?.getTime() ?? Date.now();
+  const start =
+    options.notBefore?.getTime() ?? options.issuedAt?.getTime() ?? Date.now();
   const cert = forge.pki.createCertificate();
   cert.publicKey = keys.publicKey;
   cert.serialNumber = randomSerialNumber();
   cert.validity.notBefore =
     options.notBefore ?? new Date(start - CLOCK_SKEW_MS);
-  cert.validity.notAfter = new Date(
-    start + (options.validityDays ?? 365) * DAY_MS,
-  );
+  cert.validity.notAfter = new Date(start + validityMs(options, 365));
   cert.setSubject([{ shortName: 'CN', value: commonName }]);
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
@@ -131,6 +136,15 @@ export function issueServingCertificate(
   ]);
   cert.sign(opensslSigner(ca.keyPem), forge.md.sha256.create());
   return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+}
+
+function validityMs(
+  options: { validityDays?: number; validitySeconds?: number },
+  defaultDays: number,
+): number {
+  return options.validitySeconds !== undefined
+    ? options.validitySeconds * 1000
+    : (options.validityDays ?? defaultDays) * DAY_MS;
 }
 
 /** Seconds since the epoch at which the (first) certificate in `certPem` expires. */

@@ -26,3 +26,26 @@ export {
 export { certsCommand } from './certs-command.js';
 export { followFileContent } from './follow-file-content.js';
 export { startServingApp, type CommonFlags } from './serving-app-start.js';
+export {
+  certificateFlagOptions,
+  certificateFlagTable,
+  parseCertificateFlags,
+  type CertificateManagement,
+} from './certificate-flags.js';
+export {
+  certificateRotation,
+  startCertificateRotation,
+  type CertificateRotation,
+  type CertificateRotationOptions,
+  type RunningRotation,
+  type ServedFiles,
+  type ServingIdentity,
+} from './certificate-rotation.js';
+export {
+  kubeSecretStore,
+  memorySecretStore,
+  type SecretReference,
+  type SecretStore,
+  type StoredSecret,
+} from './certificate-store.js';
+export { servingFiles } from './managed-certificates.js';
