@@ -298,14 +298,20 @@ describe('deploy/cert-manager (the cert-manager component) on deploy/, against c
     expect(actual.webhooks).toEqual(expected.webhooks);
   });
 
-  it("the webhook runs with the base's args, but --register-webhook=false and no --certs-secret", () => {
+  it("the webhook runs with the base's args, but --register-webhook=false and no --certs-secret or registration owner", () => {
+    // The owner ClusterRole is the registration's, which the component deletes.
+    const dropped =
+      /^--(certs-secret|register-webhook|webhook-owner-cluster-role)\b/;
     const args = argsOf(objects, WEBHOOK);
     expect(args).toContain('--register-webhook=false');
     expect(args.filter((arg) => arg !== '--register-webhook=false')).toEqual(
-      argsOf(base, WEBHOOK).filter(
-        (arg) => !/^--(certs-secret|register-webhook)\b/.test(arg),
-      ),
+      argsOf(base, WEBHOOK).filter((arg) => !dropped.test(arg)),
     );
+    expect(
+      args.filter(
+        (arg) => arg !== '--register-webhook=false' && dropped.test(arg),
+      ),
+    ).toEqual([]);
   });
 
   it("the adapter runs with the base's args, but neither --certs-secret nor --apiservice-ca-file", () => {
