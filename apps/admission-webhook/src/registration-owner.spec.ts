@@ -20,15 +20,20 @@ async function ownerWith(
 const failing = (code: number) => () =>
   Promise.reject(new ApiException(code, 'failed', {}, {}));
 
+/** A reader of an existing ClusterRole that records the names it was asked for. */
+function existingClusterRole() {
+  const read: string[] = [];
+  const reader = async (name: string): Promise<V1ClusterRole> => {
+    read.push(name);
+    return { metadata: { name, uid: UID } };
+  };
+  return { read, reader };
+}
+
 describe('clusterRoleOwner', () => {
   it('is the ClusterRole read now: its uid, neither controller nor blockOwnerDeletion', async () => {
-    const read: string[] = [];
-    expect(
-      await ownerWith(async (name) => {
-        read.push(name);
-        return { metadata: { name, uid: UID } };
-      }),
-    ).toEqual({
+    const { read, reader } = existingClusterRole();
+    expect(await ownerWith(reader)).toEqual({
       owner: {
         apiVersion: 'rbac.authorization.k8s.io/v1',
         kind: 'ClusterRole',
@@ -41,13 +46,11 @@ describe('clusterRoleOwner', () => {
   });
 
   it('is none, and reads nothing, without --webhook-owner-cluster-role (upstream)', async () => {
-    const read: string[] = [];
-    expect(
-      await ownerWith(async (name) => {
-        read.push(name);
-        return { metadata: { name, uid: UID } };
-      }, ''),
-    ).toEqual({ owner: undefined, warnings: [] });
+    const { read, reader } = existingClusterRole();
+    expect(await ownerWith(reader, '')).toEqual({
+      owner: undefined,
+      warnings: [],
+    });
     expect(read).toEqual([]);
   });
 
