@@ -42,7 +42,7 @@ owner=$(registration_owners)
     "--webhook-owner-cluster-role missing from deploy/admission-webhook/deployment.yaml?"
 owner_name=${owner#ClusterRole/}
 owner_name=${owner_name%/*}
-grep -qx "clusterrole.rbac.authorization.k8s.io/$owner_name" <<<"$rendered" ||
+grep -qxF "clusterrole.rbac.authorization.k8s.io/$owner_name" <<<"$rendered" ||
   fail "$CONFIGURATION is owned by ClusterRole $owner_name, which deploy/ does not install"
 log "$CONFIGURATION is owned by ClusterRole $owner_name (uid ${owner##*/})"
 
