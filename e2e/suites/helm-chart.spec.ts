@@ -99,15 +99,20 @@ describeLocal('the Helm chart (deploy/helm/tandem)', () => {
   let kustomized: { selfSigned: ChartObject[]; certManager: ChartObject[] };
   let crds: ChartObject[];
 
-  const template = async (...args: string[]): Promise<string> =>
+  const templateIn = async (
+    releaseNamespace: string,
+    ...args: string[]
+  ): Promise<string> =>
     runCommand(helm, [
       'template',
       'tandem',
       CHART_DIR,
       '--namespace',
-      NAMESPACE,
+      releaseNamespace,
       ...args,
     ]);
+  const template = async (...args: string[]): Promise<string> =>
+    templateIn(NAMESPACE, ...args);
   const templateObjects = async (...args: string[]): Promise<ChartObject[]> =>
     parseObjects(await template(...args));
 
@@ -196,13 +201,7 @@ describeLocal('the Helm chart (deploy/helm/tandem)', () => {
   });
 
   it('installs into the release namespace: every tandem-system of deploy/ becomes it', async () => {
-    const text = await runCommand(helm, [
-      'template',
-      'tandem',
-      CHART_DIR,
-      '--namespace',
-      'autoscaling',
-    ]);
+    const text = await templateIn('autoscaling');
     expect(text).not.toMatch(/tandem-system/);
     const expected = JSON.parse(
       JSON.stringify(kustomized.selfSigned).replaceAll(
@@ -347,13 +346,7 @@ describeLocal('the Helm chart (deploy/helm/tandem)', () => {
     });
 
     it('accepts a render into another namespace', async () => {
-      const manifests = await runCommand(helm, [
-        'template',
-        'tandem',
-        CHART_DIR,
-        '--namespace',
-        namespace(),
-      ]);
+      const manifests = await templateIn(namespace());
       const lines = await dryRun(manifests);
       expect(lines).toContain(
         `deployment.apps/tandem-recommender created (server dry run)`,
