@@ -15,6 +15,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 log() { printf '[helm-install %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
+# Never the user's current context by accident: the cluster must be named.
+[[ -n ${KUBECONFIG:-} ]] || { echo "helm-install.sh: set KUBECONFIG to the kind cluster's kubeconfig" >&2; exit 2; }
+
 NAMESPACE=tandem-system
 RELEASE=tandem
 HELM=$("$ROOT/e2e/helm/build.sh" --print-bin)
@@ -24,20 +27,7 @@ trap 'rm -rf "$WORK"' EXIT
 # shellcheck source=platform-ready.sh
 . "$ROOT/e2e/kind/platform-ready.sh"
 
-# wait_gone DESCRIPTION SECONDS CMD...: polls until CMD prints nothing.
-wait_gone() {
-  local what=$1 timeout=$2 left
-  shift 2
-  local deadline=$(( $(date +%s) + timeout ))
-  while left=$("$@") && [[ -n $left ]]; do
-    if (( $(date +%s) >= deadline )); then
-      log "FAILED: $what still there after ${timeout}s:"
-      printf '%s\n' "$left" >&2
-      return 1
-    fi
-    sleep 2
-  done
-}
+fail() { log "FAILED: $*"; exit 1; }
 
 t0=$(date +%s)
 log "helm install $RELEASE deploy/helm/tandem -n $NAMESPACE --create-namespace --wait"
@@ -49,22 +39,21 @@ fi
 wait_platform_ready "$NAMESPACE"
 # The webhook registers itself once it serves: wait for that, so the uninstall below
 # has to take it away.
-if ! kubectl wait --for=create mutatingwebhookconfiguration/vpa-webhook-config --timeout=60s >&2; then
-  explain "$NAMESPACE"
-  exit 1
-fi
+kubectl wait --for=create mutatingwebhookconfiguration/vpa-webhook-config --timeout=60s >&2 ||
+  fail "the webhook installed by the chart has not registered vpa-webhook-config"
 log "installed and Available in $(( $(date +%s) - t0 ))s"
 
 "$HELM" get manifest "$RELEASE" --namespace "$NAMESPACE" >"$WORK/release.yaml"
 t1=$(date +%s)
 log "helm uninstall $RELEASE -n $NAMESPACE --wait"
 "$HELM" uninstall "$RELEASE" --namespace "$NAMESPACE" --wait --timeout 180s >&2
-wait_gone "objects of the release" 120 \
-  kubectl get -f "$WORK/release.yaml" --ignore-not-found -o name
-wait_gone "mutatingwebhookconfiguration/vpa-webhook-config" 120 \
-  kubectl get mutatingwebhookconfiguration vpa-webhook-config --ignore-not-found -o name
+left=$(kubectl get -f "$WORK/release.yaml" --ignore-not-found -o name)
+[[ -z $left ]] || fail "left behind by helm uninstall: $(tr '\n' ' ' <<<"$left")"
+if ! kubectl wait --for=delete mutatingwebhookconfiguration/vpa-webhook-config --timeout=120s >&2; then
+  kubectl get mutatingwebhookconfiguration vpa-webhook-config -o yaml >&2 || true
+  fail "vpa-webhook-config outlived the release by 120s: the garbage collector did not take it"
+fi
 # Helm never deletes what crds/ installed: the VPAs of the cluster survive an uninstall.
-for crd in "$ROOT"/deploy/helm/tandem/crds/*.yaml; do
-  kubectl get -f "$crd" -o name >/dev/null
-done
+kubectl get -f "$ROOT/deploy/helm/tandem/crds/" -o name >/dev/null ||
+  fail "helm uninstall took the CRDs of crds/"
 log "uninstalled in $(( $(date +%s) - t1 ))s: nothing of the release left, CRDs kept"
