@@ -23,7 +23,7 @@ import { httpStatusOf, type KubeClients } from './kube.ts';
 import { installTandemCrds } from './manifests.ts';
 import { waitFor } from './wait.ts';
 
-const WEBHOOK: AppBinary = {
+export const WEBHOOK: AppBinary = {
   project: 'admission-webhook',
   bin: join(
     REPO_ROOT,

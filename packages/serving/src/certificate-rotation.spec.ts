@@ -79,6 +79,11 @@ describe('certificateRotation', () => {
     expect(files.bundle).toHaveLength(1);
     expect(files.issuer).toBe(files.bundle[0]);
     expect(files.keyMatches).toBe(true);
+    // A PrintableString, as forge encodes it: Go (the API server) refuses a CN with '@'.
+    const ca = new X509Certificate(
+      await readFile(rotation.files.caBundleFile, 'utf8'),
+    );
+    expect(ca.subject).toMatch(/^CN=[A-Za-z0-9 '()+,\-./:=?]+$/);
   });
 
   it('lets a second replica adopt the CA, with a serving certificate of its own', async () => {

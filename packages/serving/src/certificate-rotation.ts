@@ -90,8 +90,9 @@ export function certificateRotation(
 
   const newCa = (nowMs: number): StoredAuthority => {
     const pair = createCertificateAuthority({
-      // client-go's self-signed certificates name themselves `host@unix-seconds` too.
-      commonName: `${identity.commonName}-ca@${Math.floor(nowMs / 1000)}`,
+      // Named by its time of issue, as client-go's self-signed `host@unix-seconds`, but
+      // with '-': forge writes the CN as a PrintableString, which has no '@' (Go refuses it).
+      commonName: `${identity.commonName}-ca-${Math.floor(nowMs / 1000)}`,
       validitySeconds: lifetimes.caValidityMs / 1000,
       issuedAt: new Date(nowMs),
     });

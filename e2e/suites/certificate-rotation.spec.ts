@@ -1,0 +1,301 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from 'node:tls';
+import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
+import { PodAnnotation } from '@tandem/vpa-api';
+import {
+  startApp,
+  stopAllApps,
+  type AppProcess,
+} from '../harness/app-process.ts';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import { installTandemCrds } from '../harness/manifests.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import {
+  startRoundRobin,
+  type RoundRobin,
+} from '../harness/tcp-round-robin.ts';
+import { appRecommendation, vpaObjects } from '../harness/vpa-objects.ts';
+import { waitFor } from '../harness/wait.ts';
+import {
+  deleteWebhookConfiguration,
+  waitForRegistration,
+  WEBHOOK,
+} from '../harness/webhook-process.ts';
+
+// Two webhook processes share one Secret and renew their certificates in-process, with
+// lifetimes short enough that three serving-certificate renewals and one CA rotation
+// (staged at +60 s, promoted at +70 s, the old CA retired at +80 s) pass in about 90 s.
+const LIFETIMES = [
+  '--cert-validity=30s',
+  '--ca-validity=90s',
+  '--ca-overlap=10s',
+];
+const ORIGINALS = PodAnnotation.originalResources;
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+const { kube, namespace } = useTestNamespace('certrot');
+const registrations = kube.config.makeApiClient(AdmissionregistrationV1Api);
+const vpas = vpaObjects(kube, () => namespace());
+
+/** The caBundle the API server verifies the webhook with now, as PEM. */
+async function registeredBundle(): Promise<string> {
+  const configuration = await registrations.readMutatingWebhookConfiguration({
+    name: 'vpa-webhook-config',
+  });
+  return Buffer.from(
+    configuration.webhooks?.[0]?.clientConfig.caBundle ?? '',
+    'base64',
+  ).toString();
+}
+
+/**
+ * A TLS handshake with a webhook process trusting `caPem`, as the API server makes one:
+ * the served certificate and the CA it chains to, or the reason it was refused.
+ */
+function handshake(
+  port: number,
+  caPem: string,
+): Promise<{ leaf: string; issuer: string } | { refused: string }> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port, ca: caPem }, () => {
+      const leaf = new X509Certificate(socket.getPeerCertificate().raw);
+      const issuer = caPem
+        .split(/(?<=-----END CERTIFICATE-----\n)/)
+        .map((pem) => new X509Certificate(pem))
+        .find((ca) => leaf.checkIssued(ca) && leaf.verify(ca.publicKey));
+      resolve({
+        leaf: leaf.fingerprint256,
+        issuer: issuer?.fingerprint256 ?? '',
+      });
+      socket.end();
+    });
+    socket.once('error', (error) => resolve({ refused: error.message }));
+  });
+}
+
+const logged = (app: AppProcess, msg: string) =>
+  app.entries().filter((entry) => entry.msg === msg);
+
+describeLocal(
+  'certificates renewed in two running webhooks sharing one Secret',
+  () => {
+    const dirs: string[] = [];
+    let proxy: RoundRobin;
+    let webhooks: AppProcess[] = [];
+    const ports = () =>
+      webhooks.map((webhook) => Number(new URL(webhook.url).port));
+
+    beforeAll(async () => {
+      await installTandemCrds(kube);
+      // Pods owned by Deployment `web` get its VPA's recommendation and the annotation.
+      await kube.apps.createNamespacedDeployment({
+        namespace: namespace(),
+        body: {
+          metadata: { name: 'web' },
+          spec: {
+            replicas: 0,
+            selector: { matchLabels: { app: 'web' } },
+            template: {
+              metadata: { labels: { app: 'web' } },
+              spec: {
+                containers: [{ name: 'app', image: 'registry.invalid/x:1' }],
+              },
+            },
+          },
+        },
+      });
+      await vpas.createVpa('web', 'web', {
+        updatePolicy: { updateMode: 'Initial' },
+      });
+      await vpas.writeRecommendation(
+        'web',
+        appRecommendation(
+          ['250m', '200m', '400m'],
+          ['256Mi', '200Mi', '400Mi'],
+        ),
+      );
+      // The API server calls one URL; the proxy spreads its connections over both.
+      proxy = await startRoundRobin(ports);
+      const start = (name: string) => {
+        const dir = mkdtempSync(join(tmpdir(), `tandem-certrot-${name}-`));
+        dirs.push(dir);
+        return startApp({
+          app: WEBHOOK,
+          args: [
+            `--kubeconfig=${clusterKubeconfig()}`,
+            `--certs-secret=${namespace()}/webhook-certs`,
+            `--certs-dir=${dir}`,
+            '--certs-ip-addresses=127.0.0.1',
+            ...LIFETIMES,
+            '--port=0',
+            '--address=127.0.0.1:0',
+            '--register-by-url',
+            '--webhook-address=https://127.0.0.1',
+            `--webhook-port=${proxy.port}`,
+            '--ignored-vpa-object-namespaces=kube-system',
+            '--status-lease-update-interval=2s',
+          ],
+          // One log line per review: a timeout shows which replica saw which pod.
+          env: { LOG_LEVEL: 'debug' },
+          readyMessage: 'webhook server listening',
+        });
+      };
+      // Started together: they race to create the Secret, and one adopts the other's CA.
+      webhooks = await Promise.all([start('a'), start('b')]);
+      await Promise.all(webhooks.map(waitForRegistration));
+    });
+
+    afterAll(async () => {
+      await stopAllApps();
+      await deleteWebhookConfiguration(kube);
+      await proxy?.close();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('admits every pod while serving certificates renew and the CA rotates, both replicas on one CA', async () => {
+      const owner = await kube.apps.readNamespacedDeployment({
+        namespace: namespace(),
+        name: 'web',
+      });
+      let created = 0;
+      const createPod = async () => {
+        created += 1;
+        const pod = await kube.core.createNamespacedPod({
+          namespace: namespace(),
+          body: {
+            metadata: {
+              name: `pod-${created}`,
+              labels: { app: 'web' },
+              ownerReferences: [
+                {
+                  apiVersion: 'apps/v1',
+                  kind: 'Deployment',
+                  name: 'web',
+                  uid: owner.metadata?.uid ?? '',
+                  controller: true,
+                },
+              ],
+            },
+            spec: {
+              // Left pending: the admission is what is tested, not the pod's run.
+              nodeSelector: { 'tandem.dev/e2e': 'nowhere' },
+              containers: [
+                {
+                  name: 'app',
+                  image: 'registry.invalid/x:1',
+                  resources: { requests: { cpu: '1', memory: '1Gi' } },
+                },
+              ],
+            },
+          },
+        });
+        return pod.metadata?.annotations?.[ORIGINALS] !== undefined;
+      };
+      // The webhooks' caches know the VPA and its Deployment once a pod is annotated.
+      await waitFor(
+        'a pod admitted with the annotation',
+        async () => ((await createPod()) ? true : undefined),
+        { timeoutMs: 30_000, intervalMs: 500 },
+        async () =>
+          webhooks
+            .map((webhook) =>
+              webhook
+                .entries()
+                .filter((entry) => entry['resource'] === 'Pod')
+                .slice(-1)
+                .map((entry) => JSON.stringify(entry))
+                .join(),
+            )
+            .join(' | '),
+      );
+
+      const skipped: string[] = [];
+      const refused: string[] = [];
+      const issuers = new Map<number, Set<string>>();
+      let largestBundle = 0;
+      let running = true;
+      const admitting = (async () => {
+        while (running) {
+          if (!(await createPod())) skipped.push(`pod-${created}`);
+          // A steady pace of about four pods a second.
+          await sleep(250);
+        }
+      })();
+      const probing = (async () => {
+        while (running) {
+          const bundle = await registeredBundle();
+          largestBundle = Math.max(
+            largestBundle,
+            bundle.match(/BEGIN CERTIFICATE/g)?.length ?? 0,
+          );
+          for (const port of ports()) {
+            const answer = await handshake(port, bundle);
+            if ('refused' in answer) refused.push(`${port}: ${answer.refused}`);
+            else
+              issuers.set(
+                port,
+                (issuers.get(port) ?? new Set()).add(answer.issuer),
+              );
+          }
+          await sleep(200);
+        }
+      })();
+
+      // Three renewals after the first certificate, and the first CA retired.
+      await waitFor(
+        'three serving-certificate renewals per replica and one CA rotation',
+        async () =>
+          webhooks.every(
+            (webhook) =>
+              logged(webhook, 'serving certificate issued').length >= 4,
+          ) &&
+          webhooks.some((webhook) =>
+            logged(webhook, 'certificate Secret updated').some((entry) =>
+              (entry['changes'] as string[]).includes('retired'),
+            ),
+          )
+            ? true
+            : undefined,
+        { timeoutMs: 150_000, intervalMs: 1000 },
+        async () =>
+          webhooks
+            .map((webhook) =>
+              logged(webhook, 'serving certificate issued')
+                .map((entry) => entry['reason'])
+                .join(','),
+            )
+            .join(' | '),
+      );
+      running = false;
+      await Promise.all([admitting, probing]);
+
+      expect({ skipped, refused }).toEqual({ skipped: [], refused: [] });
+      expect(created).toBeGreaterThan(100);
+      // The old and new CA were trusted together, then the old one left.
+      expect(largestBundle).toBe(2);
+      // Both replicas signed with the same CAs, in the same order: the shared one.
+      const authorities = webhooks.map((webhook) =>
+        logged(webhook, 'certificate authority in force').map(
+          (entry) => entry['signing'],
+        ),
+      );
+      expect(authorities[0]).toHaveLength(2);
+      expect(authorities[1]).toEqual(authorities[0]);
+      const served = [...issuers.values()].map((set) => [...set].sort());
+      expect(served).toHaveLength(2);
+      expect(served[1]).toEqual(served[0]);
+      const [, second] = authorities[0] ?? [];
+      const finalBundle = await registeredBundle();
+      expect(finalBundle.match(/BEGIN CERTIFICATE/g)).toHaveLength(1);
+      expect(new X509Certificate(finalBundle).fingerprint256).toBe(second);
+      // The API server's connections reached both replicas.
+      expect([...proxy.connections().keys()].sort()).toEqual(
+        [...ports()].sort(),
+      );
+    });
+  },
+);
