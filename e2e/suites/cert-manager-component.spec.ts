@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   dumpYaml,
@@ -21,6 +20,7 @@ import {
   renderKustomization,
 } from '../harness/kustomize.ts';
 import { renderOverlay, type Overlay } from '../harness/overlay.ts';
+import { kubectlName, serverDryRun } from '../harness/server-dry-run.ts';
 import { DEPLOY_DIR, installTandemCrds } from '../harness/manifests.ts';
 
 /** deploy/cert-manager, used as its comment says: an overlay of deploy/ with the component. */
@@ -100,16 +100,6 @@ function container(
 
 function argsOf(objects: KubernetesObject[], app: typeof WEBHOOK): string[] {
   return container(objects, app).args ?? [];
-}
-
-/** How kubectl names an object in its apply output: `<kind>.<group>/<name>`. */
-function dryRunName({
-  apiVersion = '',
-  kind = '',
-  metadata,
-}: KubernetesObject): string {
-  const group = apiVersion.includes('/') ? `.${apiVersion.split('/')[0]}` : '';
-  return `${kind.toLowerCase()}${group}/${metadata?.name ?? ''}`;
 }
 
 /** The Service the API server calls for a webhook configuration or an APIService. */
@@ -356,23 +346,11 @@ describe('deploy/cert-manager (the cert-manager component) on deploy/, against c
   });
 
   it("every object is accepted by the API server, cert-manager's by its CRDs' schemas (server-side dry run)", async () => {
-    const stdout = await kubectl(
-      'apply',
-      '-k',
-      overlay.dir,
-      '--dry-run=server',
-    );
-    // One line per object, each accepted: kubectl names them `<kind>.<group>/<name>`.
-    const accepted = stdout
-      .trim()
-      .split('\n')
-      .map(
-        (line) =>
-          /^(\S+) (?:created|configured|unchanged) \(server dry run\)$/.exec(
-            line,
-          )?.[1] ?? `not accepted: ${line}`,
-      );
-    expect(accepted.sort()).toEqual(objects.map(dryRunName).sort());
+    const documents = (await kubectl('kustomize', overlay.dir))
+      .split(/^---$/m)
+      .filter((document) => document.trim() !== '');
+    const accepted = await serverDryRun(documents, overlay.dir);
+    expect(accepted.sort()).toEqual(objects.map(kubectlName).sort());
     expect(accepted).toContain('certificate.cert-manager.io/tandem-ca');
   });
 
@@ -382,20 +360,14 @@ describe('deploy/cert-manager (the cert-manager component) on deploy/, against c
       'Certificate',
       'tandem-ca',
     );
-    const file = join(overlay.dir, 'refused-certificate.yaml');
-    writeFileSync(
-      file,
-      dumpYaml({
-        ...certificate,
-        spec: {
-          ...certificate.spec,
-          privateKey: { rotationPolicy: 'Sometimes' },
-        },
-      }),
-    );
-    await expect(
-      kubectl('apply', '-f', file, '--dry-run=server'),
-    ).rejects.toThrow(
+    const refused = dumpYaml({
+      ...certificate,
+      spec: {
+        ...certificate.spec,
+        privateKey: { rotationPolicy: 'Sometimes' },
+      },
+    });
+    await expect(serverDryRun([refused], overlay.dir)).rejects.toThrow(
       /spec\.privateKey\.rotationPolicy: Unsupported value: "Sometimes"/,
     );
   });
