@@ -64,8 +64,9 @@ export interface CertificateRotation {
    * One pass: reads the Secret, writes what the plan changed (a conflict re-reads and
    * adopts the winner's CAs), renews this replica's serving certificate when due and
    * writes the files when they changed. Resolves true when the files are current; on an
-   * error (API down, RBAC) logs and counts it, keeps the files and resolves false (a serving
-   * certificate due is still renewed from the CA last read). Never rejects.
+   * error (API down, RBAC, a directory it cannot write) logs and counts it, keeps the files
+   * and resolves false (a serving certificate due is still renewed from the CA last read).
+   * Never rejects.
    */
   check(): Promise<boolean>;
 }
@@ -223,6 +224,7 @@ export function certificateRotation(
         renewLeaf(current.signing);
         await writeFiles(current);
       } catch (error) {
+        if (ok) metrics.checked('error');
         logger.warn(
           { reason: errorMessage(error), dir: options.dir },
           'writing the certificate files failed: keeping the current ones',
