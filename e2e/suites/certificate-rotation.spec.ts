@@ -5,20 +5,23 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'node:tls';
 import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
-import { PodAnnotation } from '@tandem/vpa-api';
 import {
   startApp,
   stopAllApps,
   type AppProcess,
 } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import {
+  admissionStream,
+  type AdmissionStream,
+} from '../harness/admission-stream.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startRoundRobin,
   type RoundRobin,
 } from '../harness/tcp-round-robin.ts';
-import { appRecommendation, vpaObjects } from '../harness/vpa-objects.ts';
+import { vpaObjects } from '../harness/vpa-objects.ts';
 import { waitFor } from '../harness/wait.ts';
 import {
   deleteWebhookConfiguration,
@@ -34,7 +37,6 @@ const LIFETIMES = [
   '--ca-validity=90s',
   '--ca-overlap=10s',
 ];
-const ORIGINALS = PodAnnotation.originalResources;
 const describeLocal = isLocalCluster() ? describe : describe.skip;
 
 const { kube, namespace } = useTestNamespace('certrot');
@@ -86,38 +88,14 @@ describeLocal(
     const dirs: string[] = [];
     let proxy: RoundRobin;
     let webhooks: AppProcess[] = [];
+    let stream: AdmissionStream;
     const ports = () =>
       webhooks.map((webhook) => Number(new URL(webhook.url).port));
 
     beforeAll(async () => {
       await installTandemCrds(kube);
       // Pods owned by Deployment `web` get its VPA's recommendation and the annotation.
-      await kube.apps.createNamespacedDeployment({
-        namespace: namespace(),
-        body: {
-          metadata: { name: 'web' },
-          spec: {
-            replicas: 0,
-            selector: { matchLabels: { app: 'web' } },
-            template: {
-              metadata: { labels: { app: 'web' } },
-              spec: {
-                containers: [{ name: 'app', image: 'registry.invalid/x:1' }],
-              },
-            },
-          },
-        },
-      });
-      await vpas.createVpa('web', 'web', {
-        updatePolicy: { updateMode: 'Initial' },
-      });
-      await vpas.writeRecommendation(
-        'web',
-        appRecommendation(
-          ['250m', '200m', '400m'],
-          ['256Mi', '200Mi', '400Mi'],
-        ),
-      );
+      stream = await admissionStream(kube, vpas, namespace(), 'web');
       // The API server calls one URL; the proxy spreads its connections over both.
       proxy = await startRoundRobin(ports);
       const start = (name: string) => {
@@ -157,74 +135,13 @@ describeLocal(
     });
 
     it('admits every pod while serving certificates renew and the CA rotates, both replicas on one CA', async () => {
-      const owner = await kube.apps.readNamespacedDeployment({
-        namespace: namespace(),
-        name: 'web',
-      });
-      let created = 0;
-      const createPod = async () => {
-        created += 1;
-        const pod = await kube.core.createNamespacedPod({
-          namespace: namespace(),
-          body: {
-            metadata: {
-              name: `pod-${created}`,
-              labels: { app: 'web' },
-              ownerReferences: [
-                {
-                  apiVersion: 'apps/v1',
-                  kind: 'Deployment',
-                  name: 'web',
-                  uid: owner.metadata?.uid ?? '',
-                  controller: true,
-                },
-              ],
-            },
-            spec: {
-              // Left pending: the admission is what is tested, not the pod's run.
-              nodeSelector: { 'tandem.dev/e2e': 'nowhere' },
-              containers: [
-                {
-                  name: 'app',
-                  image: 'registry.invalid/x:1',
-                  resources: { requests: { cpu: '1', memory: '1Gi' } },
-                },
-              ],
-            },
-          },
-        });
-        return pod.metadata?.annotations?.[ORIGINALS] !== undefined;
-      };
-      // The webhooks' caches know the VPA and its Deployment once a pod is annotated.
-      await waitFor(
-        'a pod admitted with the annotation',
-        async () => ((await createPod()) ? true : undefined),
-        { timeoutMs: 30_000, intervalMs: 500 },
-        async () =>
-          webhooks
-            .map((webhook) =>
-              webhook
-                .entries()
-                .filter((entry) => entry['resource'] === 'Pod')
-                .slice(-1)
-                .map((entry) => JSON.stringify(entry))
-                .join(),
-            )
-            .join(' | '),
-      );
+      await stream.firstAdmitted();
 
-      const skipped: string[] = [];
       const refused: string[] = [];
       const issuers = new Map<number, Set<string>>();
       let largestBundle = 0;
       let running = true;
-      const admitting = (async () => {
-        while (running) {
-          if (!(await createPod())) skipped.push(`pod-${created}`);
-          // A steady pace of about four pods a second.
-          await sleep(250);
-        }
-      })();
+      stream.start();
       const probing = (async () => {
         while (running) {
           const bundle = await registeredBundle();
@@ -271,7 +188,10 @@ describeLocal(
             .join(' | '),
       );
       running = false;
-      await Promise.all([admitting, probing]);
+      const [{ created, skipped }] = await Promise.all([
+        stream.stop(),
+        probing,
+      ]);
 
       expect({ skipped, refused }).toEqual({ skipped: [], refused: [] });
       expect(created).toBeGreaterThan(100);
