@@ -4,7 +4,9 @@
 # Available and for the adapter's APIServices to be Available: the API server then
 # reaches the webhook and the adapter through their Services, nothing on the host.
 #
-# Usage: platform.sh      (the app images tandem/<app>:<version> loaded in the cluster)
+# Usage: platform.sh [KUSTOMIZATION]   (the app images tandem/<app>:<version> loaded in the
+#   cluster; KUSTOMIZATION, relative to the repository, defaults to deploy/: run.sh passes
+#   e2e/kind/short-certificates, deploy/ with certificate lifetimes of seconds)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -13,8 +15,9 @@ log() { printf '[platform %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 # shellcheck source=platform-ready.sh
 . "$ROOT/e2e/kind/platform-ready.sh"
 
+KUSTOMIZATION=${1:-deploy/}
 t0=$(date +%s)
-log "kubectl apply -k deploy/"
-kubectl apply -k "$ROOT/deploy/" >&2
+log "kubectl apply -k $KUSTOMIZATION"
+kubectl apply -k "$ROOT/$KUSTOMIZATION" >&2
 wait_platform_ready tandem-system
 log "platform installed and Available in $(( $(date +%s) - t0 ))s"

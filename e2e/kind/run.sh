@@ -10,10 +10,13 @@
 # into it, and a smoke check (node Ready, a pod of a locally built image on the node,
 # cluster DNS and a Service).
 # Then, in both modes: kwok and metrics-server (addons.sh), the e2e suites that run on
-# any cluster, the platform installed as a user does (`kubectl apply -k deploy/`,
-# platform.sh), and the suites of the installed platform on the real kubelet
+# any cluster, the Helm chart installed and uninstalled (helm-install.sh), the platform
+# installed as a user does (`kubectl apply -k`, platform.sh, with certificate lifetimes
+# of seconds), the suites of the installed platform on the real kubelet
 # (suites/installed-platform.spec.ts: a CPU burner resized in place, the webhook through
-# its Service; suites/metrics-adapter.spec.ts: the headline). ADR 0015.
+# its Service; suites/installed-certificates.spec.ts: renewals and a CA rotation with no
+# admission skipped and no metric read failed; suites/metrics-adapter.spec.ts: the
+# headline), and last the uninstall and a reinstall (uninstall.sh). ADR 0015.
 #
 # Usage: e2e/kind/run.sh [--prepare] [--keep] [--smoke-only] [--platform-suites-only] [--if-possible]
 #   --prepare      build (or find cached) every image, then stop: no cluster. At nice 19,
@@ -45,7 +48,7 @@ for arg in "$@"; do
     --keep) KEEP=true ;;
     --smoke-only) SMOKE_ONLY=true ;;
     --if-possible) IF_POSSIBLE=true ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -218,10 +221,22 @@ if ! $PLATFORM_SUITES_ONLY; then
   log "suites passed at $(elapsed)"
 fi
 
-"$ROOT/e2e/kind/platform.sh"
+# The Helm chart first, on a cluster no other install has touched (Helm adopts no object
+# that `kubectl apply` made): installed, Available, uninstalled without a trace.
+"$ROOT/e2e/kind/helm-install.sh"
+log "Helm chart installed, Available and uninstalled at $(elapsed)"
+
+# deploy/ with certificate lifetimes of seconds: every installed suite below runs through
+# serving-certificate renewals and CA rotations, and installed-certificates counts them.
+"$ROOT/e2e/kind/platform.sh" e2e/kind/short-certificates
 log "platform installed at $(elapsed)"
 
 log "running the installed platform's suites on the real kubelet"
 (cd "$ROOT" && TANDEM_E2E_PLATFORM=installed npx nx test e2e --outputStyle=stream --skip-nx-cache \
-  --excludeTaskDependencies --testPathPatterns='(installed-platform|metrics-adapter)')
+  --excludeTaskDependencies --testPathPatterns='(installed-platform|installed-certificates|metrics-adapter)')
+log "installed suites passed at $(elapsed)"
+
+# Last: removing Tandem as a user does, checking nothing is left, and installing again.
+"$ROOT/e2e/kind/uninstall.sh"
+log "uninstalled, nothing left, reinstalled and Available at $(elapsed)"
 log "done ($MODE mode) in $(elapsed)"
