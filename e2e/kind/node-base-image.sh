@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Offline mode's stand-in for node:24-bookworm-slim, the base deploy/app.Dockerfile
+# Offline mode's stand-in for node:24.x-bookworm-slim, the base deploy/app.Dockerfile
 # takes as NODE_IMAGE: the Debian minbase image (debian-image.sh) plus this
 # repository's Node 24 (node_modules/node/bin/node, from the npm `node` package) and
 # npm (`npm pack npm@TANDEM_KIND_NPM_VERSION`, cached), with the image's `node` user.
@@ -19,8 +19,9 @@ NODE_BIN=$ROOT/node_modules/node/bin/node
 [[ -x $NODE_BIN ]] || { log "no $NODE_BIN: run npm ci first"; exit 1; }
 node_version=$("$NODE_BIN" --version)
 npm_version=$TANDEM_KIND_NPM_VERSION
-IMAGE=tandem/node:${node_version%%.*}-$TANDEM_KIND_DEBIAN_SUITE-local
-IMAGE=${IMAGE/:v/:}
+# Tagged with the exact Node version, as the online base (node:<version>-bookworm-slim,
+# deploy/app.Dockerfile) is pinned.
+IMAGE=tandem/node:${node_version#v}-$TANDEM_KIND_DEBIAN_SUITE-local
 # A host that reaches the npm registry through a TLS-inspecting proxy trusts that
 # proxy's CA (/usr/local/share/ca-certificates); npm in the image must trust it too.
 extra_ca=$(cat /usr/local/share/ca-certificates/*.crt 2>/dev/null || true)

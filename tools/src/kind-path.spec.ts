@@ -90,11 +90,26 @@ describe('the kind path', () => {
   });
 
   // Offline mode (e2e/kind/offline-images.sh, docs/decisions/0014-kind-offline.md).
-  it('builds app images from the one recipe, its Node base a build argument', () => {
+  it("builds app images from the one recipe, its Node base a build argument pinned to the repository's Node", () => {
     const dockerfile = read('deploy/app.Dockerfile');
     const froms = [...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]);
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-bookworm-slim$/m);
-    expect(froms).toEqual(['${NODE_IMAGE}', 'deps', '${NODE_IMAGE}']);
+    const node = (
+      JSON.parse(read('package.json')) as {
+        devDependencies: Record<string, string>;
+      }
+    ).devDependencies['node'];
+    expect(node).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(dockerfile).toContain(
+      `\nARG NODE_IMAGE=node:${node}-bookworm-slim\n`,
+    );
+    // The runtime image is the base without npm, copied whole into scratch (ADR 0020).
+    expect(froms).toEqual([
+      '${NODE_IMAGE}',
+      'deps',
+      'build',
+      '${NODE_IMAGE}',
+      'scratch',
+    ]);
     expect(read('e2e/kind/app-images.sh')).toContain(
       '"$ROOT/deploy/app.Dockerfile"',
     );
