@@ -55,17 +55,10 @@ command -v go >/dev/null || { log "FAILED: go is not on PATH"; exit 1; }
 mkdir -p "$ROOT/logs"
 
 # Two suites starting at once must not render into the same directory.
-if command -v flock >/dev/null; then
-  exec 9>"$ROOT/.crds.lock"
-  if ! flock -n 9; then
-    log "another crds.sh holds $ROOT/.crds.lock; waiting for it"
-    flock 9
-  fi
-  if ! $force && up_to_date; then
-    log "rendered by the other run: $CRDS"
-    printf '%s\n' "$CRDS"
-    exit 0
-  fi
+if waited_for_build_lock "$ROOT/.crds.lock" && ! $force && up_to_date; then
+  log "rendered by the other run: $CRDS"
+  printf '%s\n' "$CRDS"
+  exit 0
 fi
 
 # GOTOOLCHAIN=local: never download a toolchain. GOWORK=off: no go.work above leaks in.

@@ -71,19 +71,10 @@ fi
 command -v go >/dev/null || { log "FAILED: go is not on PATH"; exit 1; }
 mkdir -p "$ROOT/src" "$ROOT/logs" "$BIN"
 
-# Serialize concurrent builds of the same key (two test harnesses starting at
-# once must not both compile for 40 minutes). flock is in util-linux.
-if command -v flock >/dev/null; then
-  exec 9>"$ROOT/.build.lock"
-  if ! flock -n 9; then
-    log "another build.sh holds $ROOT/.build.lock; waiting for it"
-    flock 9
-  fi
-  if ! $force && wanted_present; then
-    log "built by the other run: $BIN"
-    if $print_bin_dir; then printf '%s\n' "$BIN"; fi
-    exit 0
-  fi
+if waited_for_build_lock "$ROOT/.build.lock" && ! $force && wanted_present; then
+  log "built by the other run: $BIN"
+  if $print_bin_dir; then printf '%s\n' "$BIN"; fi
+  exit 0
 fi
 # Only a plain build in progress hides the stamp: adding the node binaries to a
 # complete control plane must not make concurrent start.sh runs think it broken.

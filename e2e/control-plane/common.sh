@@ -87,3 +87,16 @@ tandem_kind_version_key() {
     "$TANDEM_COREDNS_VERSION" "$TANDEM_KWOK_VERSION" "$TANDEM_METRICS_SERVER_VERSION" \
     "$TANDEM_CRICTL_VERSION" "$TANDEM_KIND_DEBIAN_SUITE" "$gover" "$TANDEM_KIND_BUILD_REV"
 }
+
+# waited_for_build_lock FILE: serializes the runs of one cached build (two harnesses
+# starting at once must not both compile for minutes). Holds an exclusive lock on FILE
+# (descriptor 9) for the rest of the script. Succeeds only when another run held it and
+# this one waited: that run may have built what is wanted, so the caller looks again.
+# Without flock (util-linux) nothing is serialized. The caller defines log().
+waited_for_build_lock() {
+  command -v flock >/dev/null || return 1
+  exec 9>"$1"
+  flock -n 9 && return 1
+  log "another run holds $1; waiting for it"
+  flock 9
+}

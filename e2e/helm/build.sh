@@ -56,14 +56,7 @@ fi
 
 mkdir -p "$ROOT"
 # Two harnesses starting at once must not both compile for minutes (as build.sh does).
-if command -v flock >/dev/null; then
-  exec 9>"$ROOT/.build.lock"
-  if ! flock -n 9; then
-    log "another build holds $ROOT/.build.lock; waiting for it"
-    flock 9
-  fi
-  if ! $force && [[ -x $HELM ]]; then done_building; fi
-fi
+if waited_for_build_lock "$ROOT/.build.lock" && ! $force && [[ -x $HELM ]]; then done_building; fi
 
 module=helm.sh/helm/v3
 t0=$(date +%s)
