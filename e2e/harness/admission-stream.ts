@@ -121,6 +121,8 @@ export async function admissionStream(
           await sleep(intervalMs);
         }
       })();
+      // A failed creation ends the stream; `stop` rethrows it to the test.
+      running.catch(() => undefined);
     },
     async stop() {
       stopping = true;

@@ -95,6 +95,13 @@ const scalingActive = (hpa: V2HorizontalPodAutoscaler) =>
 describeInstalled(
   'certificates renewing and CAs rotating under the installed platform',
   () => {
+    // The loops this test starts, stopped after it however it ended, so none outlives it
+    // into the next suite.
+    const stops: (() => Promise<unknown>)[] = [];
+    afterEach(async () => {
+      await Promise.allSettled(stops.splice(0).map((stop) => stop()));
+    });
+
     it('admits every pod and answers every HPA metric read through three renewals and a CA rotation', async () => {
       // An HPA on Tandem's metric, read every 5 s (e2e/kind/cluster.yaml): 2 pods at
       // 100m of 200m requested, a target of 90 % of the request, so it holds at 2.
@@ -160,6 +167,7 @@ describeInstalled(
       );
 
       const stream = await admissionStream(kube, vpas, namespace(), 'web');
+      stops.push(() => stream.stop());
       await stream.firstAdmitted();
       const renewalsBefore = await Promise.all(
         SERVING_APPS.map(({ app, opsPort }) => leafRenewals(app, opsPort)),
@@ -181,6 +189,12 @@ describeInstalled(
           await sleep(1000);
         }
       })();
+      // A failed read ends the watch; awaiting it below rethrows it to the test.
+      watchingHpa.catch(() => undefined);
+      stops.push(() => {
+        watching = false;
+        return watchingHpa;
+      });
       try {
         await waitFor(
           'one CA rotation, staged, promoted and retired, in both Secrets',
@@ -189,7 +203,9 @@ describeInstalled(
               states[i]?.push(await caState(secret));
             return states.every(rotatedOnce) || undefined;
           },
-          { timeoutMs: 240_000, intervalMs: 1000 },
+          // A rotation takes 80 s from staging (short-certificates); the first may wait
+          // for the signing CA to reach the last third of its 90 s.
+          { timeoutMs: 200_000, intervalMs: 1000 },
           async () =>
             states
               .map(
@@ -227,6 +243,6 @@ describeInstalled(
           renewed: [true, true],
         });
       }
-    });
+    }, 420_000);
   },
 );

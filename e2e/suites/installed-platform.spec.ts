@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { promisify } from 'node:util';
 import {
   AdmissionregistrationV1Api,
@@ -140,6 +141,15 @@ function describePod(pod: V1Pod | undefined): string {
   });
 }
 
+/** The SHA-256 fingerprints of the certificates in a base64 PEM bundle (any line ends). */
+function fingerprints(base64Pem: string | undefined): string[] {
+  const pem = Buffer.from(base64Pem ?? '', 'base64').toString();
+  return (
+    pem.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ??
+    []
+  ).map((certificate) => new X509Certificate(certificate).fingerprint256);
+}
+
 const WEBHOOK_DEPLOYMENT = deploymentOf('admission-webhook');
 /** The Secret that holds the install's webhook CA (the webhook keeps it, ADR 0017). */
 const WEBHOOK_SECRET = 'tandem-admission-webhook-certs';
@@ -221,14 +231,9 @@ describeInstalled(
         failurePolicy: entry?.failurePolicy,
         service: entry?.clientConfig.service,
         // The bundle holds the signing CA, and a second one while a rotation overlaps.
-        signingCaTrusted: Buffer.from(
-          entry?.clientConfig.caBundle ?? '',
-          'base64',
-        )
-          .toString()
-          .includes(
-            Buffer.from(secret.data?.['caCert.pem'] ?? '', 'base64').toString(),
-          ),
+        trusted: fingerprints(entry?.clientConfig.caBundle).includes(
+          fingerprints(secret.data?.['caCert.pem'])[0] ?? 'no signing CA',
+        ),
       }).toEqual({
         others: [],
         name: 'vpa.k8s.io',
@@ -237,7 +242,7 @@ describeInstalled(
           namespace: PLATFORM_NAMESPACE,
           name: 'vpa-webhook',
         }),
-        signingCaTrusted: true,
+        trusted: true,
       });
     });
 

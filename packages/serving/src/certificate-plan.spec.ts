@@ -55,6 +55,22 @@ describe('planAuthorities', () => {
     ).toEqual({ state: stored, changes: [] });
   });
 
+  it('stages a next CA for one made under a longer --ca-validity, and only for that', () => {
+    const shorter = { ...DEFAULTS, caValidityMs: 90 * S, caOverlapMs: 10 * S };
+    const newCa = authorities(shorter);
+    const yearLong = { signing: { id: 'ca-0', notAfterMs: T0 + 8760 * H } };
+    const { state, changes } = planAuthorities(yearLong, T0, shorter, newCa);
+    expect(changes).toEqual(['staged']);
+    expect(ids(state).sort()).toEqual(['ca-0', 'ca-1']);
+    // Its successor, once signing, is within the lifetime (a replica whose clock runs an
+    // overlap behind included): no further rotation until a third of it is left.
+    const successor = { signing: { id: 'ca-1', notAfterMs: T0 + 90 * S } };
+    for (const nowMs of [T0 - 10 * S, T0, T0 + 59 * S])
+      expect(planAuthorities(successor, nowMs, shorter, newCa).changes).toEqual(
+        [],
+      );
+  });
+
   it('rotates through stage, promote and retire, with the bundle at each step', () => {
     const newCa = authorities(DEFAULTS);
     let { state } = planAuthorities(undefined, T0, DEFAULTS, newCa);

@@ -86,7 +86,10 @@ export function lifetimesProblem(
  * - a previous CA `caOverlapMs` after its promotion leaves the bundle;
  * - a next CA `caOverlapMs` after staging signs, and the signing one becomes previous
  *   (only once the earlier previous is gone, so the bundle never holds three CAs);
- * - with neither, a signing CA with less than a third of `caValidityMs` left gets a next.
+ * - with neither, a signing CA with less than a third of `caValidityMs` left gets a next,
+ *   and so does one with more than `caValidityMs` (and an overlap, for clocks a little
+ *   apart) left: it was made under a longer `--ca-validity`, and a shortened lifetime
+ *   takes effect by a rotation with its overlaps, not by waiting out the old one.
  */
 export function planAuthorities<Ca extends Retired, Retired extends Authority>(
   stored: AuthorityState<Ca, Retired> | undefined,
@@ -120,7 +123,8 @@ export function planAuthorities<Ca extends Retired, Retired extends Authority>(
   if (
     !state.next &&
     !state.previous &&
-    left < lifetimes.caValidityMs * RENEW_WHEN_LEFT
+    (left < lifetimes.caValidityMs * RENEW_WHEN_LEFT ||
+      left > lifetimes.caValidityMs + overlap)
   ) {
     state = {
       signing: state.signing,
