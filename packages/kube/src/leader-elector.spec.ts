@@ -2,9 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { LeaderElector, type LeaseClient } from './leader-elector.js';
 import { FakeLeases, httpError, until } from './lease-client.fixtures.js';
 
+// Short enough to keep the suite quick, long enough that a loaded machine's pauses (CI runs
+// these beside the end-to-end suites) never miss a renewal by accident.
 const fast = {
-  leaseDurationMs: 1_000,
-  renewDeadlineMs: 400,
+  leaseDurationMs: 2_000,
+  renewDeadlineMs: 1_200,
   retryPeriodMs: 100,
 };
 

@@ -51,7 +51,8 @@ export async function until(
   condition: () => boolean,
   what: string,
 ): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  const deadlineMs = Date.now() + 10_000;
+  while (Date.now() < deadlineMs) {
     if (condition()) return;
     await sleep(10);
   }

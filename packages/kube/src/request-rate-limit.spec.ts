@@ -22,46 +22,62 @@ describe('limitRequestRate', () => {
     () => new Promise((resolve) => recording.server.close(() => resolve(1))),
   );
 
+  /** A clock frozen at 0 that records each wait asked for and returns at once. */
+  function recordedClock() {
+    const waitsMs: number[] = [];
+    return {
+      waitsMs,
+      clock: {
+        now: () => 0,
+        sleep: async (ms: number) => waitsMs.push(ms),
+      },
+    };
+  }
+
   it('lets a burst through at once, then one request per 1/qps seconds, across raw GETs and API clients', async () => {
     const kubeConfig = kubeConfigFor(recording.url);
-    limitRequestRate(kubeConfig, 20, 3);
+    const { waitsMs, clock } = recordedClock();
+    limitRequestRate(kubeConfig, 20, 3, clock);
     const get = kubeGetJson(kubeConfig);
     const core = kubeConfig.makeApiClient(CoreV1Api);
-    const startMs = performance.now();
     await Promise.all([
       ...Array.from({ length: 5 }, () => get('/version')),
       ...Array.from({ length: 4 }, () => core.listNamespace()),
     ]);
-    const arrivals = recording.arrivalsMs
-      .map((ms) => ms - startMs)
-      .sort((a, b) => a - b);
 
-    expect(arrivals).toHaveLength(9);
-    // 3 at once, then the 6 others at 50 ms intervals: the last no sooner than 300 ms.
-    expect(arrivals[2]).toBeLessThan(150);
-    expect(arrivals[8]).toBeGreaterThanOrEqual(290);
+    expect(recording.arrivalsMs).toHaveLength(9);
+    // 3 at once, then the 6 others queued at 50 ms intervals.
+    expect(waitsMs).toEqual([50, 100, 150, 200, 250, 300]);
+  });
+
+  it('really waits on the real clock', async () => {
+    const kubeConfig = kubeConfigFor(recording.url);
+    limitRequestRate(kubeConfig, 20, 3);
+    const get = kubeGetJson(kubeConfig);
+    const startMs = performance.now();
+    await Promise.all(Array.from({ length: 9 }, () => get('/version')));
+    expect(Math.max(...recording.arrivalsMs) - startMs).toBeGreaterThanOrEqual(
+      290,
+    );
   });
 
   it('leaves requests alone with a negative rate, as client-go does', async () => {
     const kubeConfig = kubeConfigFor(recording.url);
-    limitRequestRate(kubeConfig, -1, 0);
+    const { waitsMs, clock } = recordedClock();
+    limitRequestRate(kubeConfig, -1, 0, clock);
     const get = kubeGetJson(kubeConfig);
-    const startMs = performance.now();
     await Promise.all(Array.from({ length: 20 }, () => get('/version')));
     expect(recording.arrivalsMs).toHaveLength(20);
-    expect(Math.max(...recording.arrivalsMs) - startMs).toBeLessThan(1000);
+    expect(waitsMs).toEqual([]);
   });
 
   it("reads a rate of 0 as client-go's default, 5 per second after a burst of 10", async () => {
     const kubeConfig = kubeConfigFor(recording.url);
-    limitRequestRate(kubeConfig, 0, 0);
+    const { waitsMs, clock } = recordedClock();
+    limitRequestRate(kubeConfig, 0, 0, clock);
     const get = kubeGetJson(kubeConfig);
-    const startMs = performance.now();
     await Promise.all(Array.from({ length: 11 }, () => get('/version')));
-    const arrivals = recording.arrivalsMs
-      .map((ms) => ms - startMs)
-      .sort((a, b) => a - b);
-    expect(arrivals[9]).toBeLessThan(150);
-    expect(arrivals[10]).toBeGreaterThanOrEqual(190);
+    expect(recording.arrivalsMs).toHaveLength(11);
+    expect(waitsMs).toEqual([200]);
   });
 });
