@@ -16,6 +16,11 @@ import {
   parseCertificateFlags,
   type CertificateManagement,
 } from '@tandem/serving';
+import {
+  parseUpstreamProvider,
+  UPSTREAM_FLAG_OPTIONS,
+  type UpstreamProvider,
+} from './pass-through/upstream-flags.js';
 
 /** The adapter's settings: the generic API server's flag names where one exists. */
 export interface AdapterFlags {
@@ -37,6 +42,8 @@ export interface AdapterFlags {
   prometheus:
     | { url: string; cpuQuery: string; memoryQuery: string; timeoutMs: number }
     | undefined;
+  /** `--upstream-provider`: every request Tandem does not serve goes there (ADR 0022). */
+  upstreamProvider: UpstreamProvider | undefined;
   verbosityLogLevel: 'info' | 'debug';
   ignoredFlags: string[];
 }
@@ -83,6 +90,7 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
           default: DEFAULT_PROMETHEUS_MEMORY_QUERY,
         },
         'prometheus-timeout': { type: 'string', default: '5s' },
+        ...UPSTREAM_FLAG_OPTIONS,
         ...certificateFlagOptions('tandem-metrics-adapter'),
         v: { type: 'string', default: '2' },
         ...KLOG_NO_OP_FLAG_OPTIONS,
@@ -132,6 +140,10 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
               'prometheus-timeout',
             ),
           },
+    upstreamProvider: parseUpstreamProvider(
+      values['upstream-provider'],
+      values['upstream-provider-ca-file'],
+    ),
     verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
     ignoredFlags: ignoredKlogFlags(values),
   };
