@@ -25,3 +25,5 @@ export type {
   PodForMetrics,
   PodMetricResult,
 } from './pod-for-metrics.js';
+export { isServedByTandem } from './served-by-tandem.js';
+export { mergeDiscovery, type MergedDiscovery } from './discovery-merge.js';
