@@ -30,6 +30,7 @@ import {
   type RequestHeaderConfig,
 } from './auth/index.js';
 import { parseFlags } from './flags.js';
+import { passThrough } from './pass-through/index.js';
 import {
   metricRoutes,
   requestAttributes,
@@ -128,6 +129,20 @@ export async function main(
       readiness,
     }),
   );
+  // After authorization, so nobody reads through Tandem what they could not read directly.
+  if (flags.upstreamProvider !== undefined)
+    app.use(
+      await passThrough({
+        provider: flags.upstreamProvider,
+        kubeConfig,
+        logger,
+        observe: (kind, code, seconds) =>
+          metrics.requestDuration.observe(
+            { kind, code: String(code) },
+            seconds,
+          ),
+      }),
+    );
   app.use(
     metricRoutes({
       podsIn: podsByNamespace.list,
