@@ -649,21 +649,35 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
   itLocal(
     'sends the API server a bounded number of TokenReviews however many random tokens arrive',
     async () => {
+      // Waves of 60 random tokens until one is throttled: a loaded machine sends them more
+      // slowly, so the bucket may refill in between, but never as fast as 60 a wave.
       const started = Date.now();
-      const answers = await Promise.all(
-        Array.from({ length: 80 }, (_, i) =>
-          adapterGet(podsMetricPath('cpu_usage'), {
-            Authorization: `Bearer random-${started}-${i}`,
-          }),
-        ),
-      );
+      const answers: RawResponse[] = [];
+      for (
+        let wave = 0;
+        wave < 10 && !answers.some(({ status }) => status === 429);
+        wave++
+      )
+        answers.push(
+          ...(await Promise.all(
+            Array.from({ length: 60 }, (_, i) =>
+              adapterGet(podsMetricPath('cpu_usage'), {
+                Authorization: `Bearer random-${started}-${wave}-${i}`,
+              }),
+            ),
+          )),
+        );
       const seconds = (Date.now() - started) / 1000;
       const counts = { 401: 0, 429: 0 };
       for (const { status } of answers)
         if (status === 401 || status === 429) counts[status] += 1;
       // Each 401 is a TokenReview sent; each 429 one not sent (TOKEN_REVIEW_RATE: 10/s,
       // burst 20, in apps/metrics-adapter/src/auth/token-review.ts).
-      expect(counts[401] + counts[429]).toBe(answers.length);
+      expect(
+        answers
+          .map(({ status }) => status)
+          .filter((status) => status !== 401 && status !== 429),
+      ).toEqual([]);
       expect(counts[401]).toBeLessThanOrEqual(20 + Math.ceil(10 * seconds));
       expect(counts[429]).toBeGreaterThan(0);
       const throttled = answers.find(({ status }) => status === 429);
