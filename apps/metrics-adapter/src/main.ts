@@ -22,6 +22,7 @@ import {
 import { healthy, startOpsServer, unhealthy } from '@tandem/telemetry';
 import { adapterMetrics } from './adapter-metrics.js';
 import { apiServiceCaBundle } from './apiservice-ca.js';
+import { deploymentReader } from './deployment-reader.js';
 import {
   delegatedAuth,
   followAuthenticationConfig,
@@ -148,6 +149,7 @@ export async function main(
       podsIn: podsByNamespace.list,
       templates,
       usage,
+      deployments: deploymentReader(getJson),
       sourceName:
         flags.prometheus === undefined ? 'metrics.k8s.io' : 'prometheus',
       metrics,

@@ -3,34 +3,24 @@ import type { Span } from '@opentelemetry/api';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
-  apiGroup,
-  apiGroupList,
-  apiResourceList,
-  containerFromMetricSelector,
+  answerMetricQuery,
   CUSTOM_METRICS_GROUP,
-  METRIC_NAMES,
-  metricNotFoundMessage,
-  metricValueList,
   openApiV2,
   openApiV3Discovery,
   openApiV3Group,
   parseMetricPath,
-  podMetric,
-  status,
-  type MetricName,
-  type MetricRequest,
-  type MetricValue,
+  planMetricRequest,
+  type MetricAnswer,
+  type MetricObservations,
+  type MetricQuery,
+  type UsageRead,
 } from '@tandem/custom-metrics';
 import { describeError } from '@tandem/kube';
-import {
-  compileLabelSelector,
-  parseLabelSelector,
-  type LabelSelector,
-} from '@tandem/vpa-api';
 import type { RequestAttributes } from './auth/index.js';
 import type { AdapterMetrics } from './adapter-metrics.js';
 import type { PodTemplates } from './pod-templates.js';
 import { podView } from './pod-view.js';
+import type { DeploymentReader } from './deployment-reader.js';
 import type { UsageReader } from './usage-source.js';
 
 export interface MetricRoutesContext {
@@ -38,15 +28,14 @@ export interface MetricRoutesContext {
   podsIn(namespace: string): V1Pod[];
   templates: Pick<PodTemplates, 'containersOf'>;
   usage: UsageReader;
+  /** A Deployment's selector, for Object metrics (`deployments.apps/<name>/<metric>`). */
+  deployments: DeploymentReader;
   /** `metrics.k8s.io` or `prometheus`, for error messages and counts. */
   sourceName: string;
   metrics: AdapterMetrics;
   logger: Logger;
   now: () => Date;
 }
-
-/** metrics-server's resolution in seconds: the window the values describe. */
-const WINDOW_SECONDS = 60;
 
 /**
  * The span of a request names what was asked (`custom_metrics.pods`,
@@ -80,6 +69,8 @@ export function requestAttributes(request: Request): RequestAttributes {
 /**
  * Discovery, OpenAPI and metric reads. Discovery and OpenAPI never touch a metric source, so
  * the aggregator's availability probe passes while metrics-server or Prometheus is down.
+ * What a metric read answers is `@tandem/custom-metrics`' (`planMetricRequest`, then
+ * `answerMetricQuery` on what this reads); the routes only read, send, count and log.
  */
 export function metricRoutes(context: MetricRoutesContext): express.Router {
   const router = express.Router();
@@ -103,15 +94,19 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
   router.get(/^\/apis(\/.*)?$/, async (request, response) => {
     const started = process.hrtime.bigint();
     const parsed = parseMetricPath(request.path);
-    const { code, body } = await answer(parsed, request, context);
+    const plan = planMetricRequest(parsed, request.path, request.query);
+    const { code, body, observations } =
+      'answer' in plan ? plan.answer : await answer(plan.query, context);
     json(response, code, body);
-    if (parsed.kind === 'pods')
+    if ('query' in plan) {
+      record(observations, plan.query, context);
       (response.locals as { span?: Span }).span?.setAttributes({
-        'k8s.namespace.name': parsed.namespace,
-        'tandem.metric.name': parsed.metric,
+        'k8s.namespace.name': plan.query.namespace,
+        'tandem.metric.name': plan.query.metric,
         'tandem.metric.items':
           (body as { items?: unknown[] }).items?.length ?? 0,
       });
+    }
     context.metrics.requestDuration.observe(
       { kind: parsed.kind, code: String(code) },
       Number(process.hrtime.bigint() - started) / 1e9,
@@ -120,178 +115,71 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
   return router;
 }
 
+/** Reads what the query needs (usage; the Deployment of an Object metric), then answers. */
 async function answer(
-  parsed: MetricRequest,
-  request: Request,
+  query: MetricQuery,
   context: MetricRoutesContext,
-): Promise<{ code: number; body: object }> {
-  switch (parsed.kind) {
-    case 'discovery-root':
-      return { code: 200, body: apiGroupList() };
-    case 'discovery-group':
-      return { code: 200, body: apiGroup() };
-    case 'discovery-version':
-      return { code: 200, body: apiResourceList(parsed.version) };
-    case 'pods':
-      return podMetrics(parsed, request, context);
-    case 'other-object':
-      return {
-        code: 404,
-        body: status(
-          404,
-          'NotFound',
-          `${metricNotFoundMessage(parsed.metric, parsed.resource, parsed.name)}: Tandem serves per-pod metrics only (pods/*/<metric>)`,
-        ),
-      };
-    case 'not-found':
-      return {
-        code: 404,
-        body: status(
-          404,
-          'NotFound',
-          `the server could not find ${request.path}`,
-        ),
-      };
-  }
+): Promise<MetricAnswer> {
+  const [usage, deployment] = await Promise.all([
+    context.usage(query.namespace).then(
+      (read): UsageRead => ({ usage: read }),
+      (error: unknown): UsageRead => ({ failure: describeError(error) }),
+    ),
+    query.target.kind === 'deployment'
+      ? context.deployments(query.namespace, query.target.name)
+      : undefined,
+  ]);
+  return answerMetricQuery(query, {
+    pods: context
+      .podsIn(query.namespace)
+      .map((pod) => podView(pod, context.templates.containersOf(pod))),
+    usage,
+    deployment,
+    sourceName: context.sourceName,
+    now: context.now(),
+  });
 }
 
-function queryText(request: Request, name: string): string | undefined {
-  const value = request.query[name];
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-async function podMetrics(
-  parsed: Extract<MetricRequest, { kind: 'pods' }>,
-  request: Request,
-  context: MetricRoutesContext,
-): Promise<{ code: number; body: object }> {
-  const metric = parsed.metric as MetricName;
-  if (!METRIC_NAMES.includes(metric))
-    return {
-      code: 404,
-      body: status(
-        404,
-        'NotFound',
-        `${metricNotFoundMessage(parsed.metric, 'pods', parsed.name === '*' ? undefined : parsed.name)} (served: ${METRIC_NAMES.join(', ')})`,
-      ),
-    };
-  let selector: LabelSelector | undefined;
-  const labelSelector = queryText(request, 'labelSelector');
-  try {
-    selector =
-      labelSelector === undefined
-        ? undefined
-        : parseLabelSelector(labelSelector);
-  } catch (error) {
-    return {
-      code: 400,
-      body: status(
-        400,
-        'BadRequest',
-        `labelSelector: ${(error as Error).message}`,
-      ),
-    };
+/** Counts and logs what answering saw. */
+function record(
+  observations: MetricObservations,
+  { namespace, metric }: MetricQuery,
+  { metrics, logger, sourceName }: MetricRoutesContext,
+): void {
+  for (const [source, count] of Object.entries(observations.originals))
+    metrics.originals.inc({ source }, count);
+  for (const {
+    namespace,
+    pod,
+    annotation,
+    fallback,
+  } of observations.malformedAnnotations) {
+    metrics.malformedAnnotations.inc();
+    logger.warn(
+      { namespace, pod },
+      `malformed tandem.dev/original-resources (${annotation}); measured against the ${fallback} values`,
+    );
   }
-  const metricLabelSelector = queryText(request, 'metricLabelSelector');
-  const containerChoice = containerFromMetricSelector(metricLabelSelector);
-  if ('error' in containerChoice)
-    return {
-      code: 400,
-      body: status(400, 'BadRequest', containerChoice.error),
-    };
-  const matches = compileLabelSelector(selector ?? {});
-  // Echoed on every item: parsed once per request (containerFromMetricSelector accepted it).
-  const metricSelector =
-    metricLabelSelector === undefined
-      ? undefined
-      : parseLabelSelector(metricLabelSelector);
-  const pods = context
-    .podsIn(parsed.namespace)
-    .filter(
-      (pod) =>
-        (parsed.name === '*' || pod.metadata?.name === parsed.name) &&
-        matches.matches(pod.metadata?.labels ?? {}),
+  for (const { namespace, pod } of observations.currentRequests)
+    logger.debug(
+      { namespace, pod },
+      'no original-resources annotation nor controller template: measured against the current requests',
     );
-  let usage;
-  try {
-    usage = await context.usage(parsed.namespace);
-  } catch (error) {
-    context.metrics.sourceErrors.inc({ source: context.sourceName });
-    const reason = describeError(error);
-    context.logger.warn(
-      { namespace: parsed.namespace, source: context.sourceName },
-      `usage source failed: ${reason}`,
+  if (observations.noValue !== undefined)
+    logger.info(
+      { namespace, metric },
+      `no pod has a value: ${observations.noValue.join('; ')}`,
     );
-    return {
-      code: 503,
-      body: status(
-        503,
-        'ServiceUnavailable',
-        `unable to read pod usage for namespace ${parsed.namespace} from ${context.sourceName}: ${reason}`,
-      ),
-    };
+  if (observations.sourceFailure !== undefined) {
+    metrics.sourceErrors.inc({ source: sourceName });
+    logger.warn(
+      { namespace, source: sourceName },
+      `usage source failed: ${observations.sourceFailure}`,
+    );
   }
-  const timestamp = context
-    .now()
-    .toISOString()
-    .replace(/\.\d+Z$/, 'Z');
-  const values: MetricValue[] = [];
-  const reasons: string[] = [];
-  // Counted once per source and request, not per pod: a request covers every pod.
-  const measuredBy = new Map<string, number>();
-  for (const pod of pods) {
-    const view = podView(pod, context.templates.containersOf(pod));
-    const result = podMetric(
-      view,
-      usage.get(view.name),
-      metric,
-      containerChoice.container,
+  if (observations.deploymentFailure !== undefined)
+    logger.warn(
+      { namespace, metric },
+      `deployment read failed: ${observations.deploymentFailure}`,
     );
-    measuredBy.set(
-      result.originals,
-      (measuredBy.get(result.originals) ?? 0) + 1,
-    );
-    if (result.malformedAnnotation !== undefined) {
-      context.metrics.malformedAnnotations.inc();
-      context.logger.warn(
-        { namespace: view.namespace, pod: view.name },
-        `malformed tandem.dev/original-resources (${result.malformedAnnotation}); measured against the ${result.originals} values`,
-      );
-    } else if (result.originals === 'current' && metric.includes('original')) {
-      context.logger.debug(
-        { namespace: view.namespace, pod: view.name },
-        'no original-resources annotation nor controller template: measured against the current requests',
-      );
-    }
-    if (result.value === undefined) {
-      reasons.push(`${view.name}: ${result.reason ?? 'no value'}`);
-      continue;
-    }
-    values.push({
-      podName: view.name,
-      namespace: view.namespace,
-      metric,
-      selector: metricSelector,
-      timestamp,
-      windowSeconds: WINDOW_SECONDS,
-      value: result.value,
-    });
-  }
-  for (const [source, count] of measuredBy)
-    context.metrics.originals.inc({ source }, count);
-  if (parsed.name !== '*' && values.length === 0)
-    return {
-      code: 404,
-      body: status(
-        404,
-        'NotFound',
-        `${metricNotFoundMessage(metric, 'pods', parsed.name, metricLabelSelector)}${reasons.length > 0 ? `: ${reasons.join('; ')}` : ''}`,
-      ),
-    };
-  if (values.length === 0 && reasons.length > 0)
-    context.logger.info(
-      { namespace: parsed.namespace, metric },
-      `no pod has a value: ${reasons.slice(0, 5).join('; ')}`,
-    );
-  return { code: 200, body: metricValueList(parsed.version, values) };
 }

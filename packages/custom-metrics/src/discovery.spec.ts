@@ -1,5 +1,5 @@
 import { apiGroup, apiGroupList, apiResourceList } from './discovery.js';
-import { METRIC_NAMES } from './metric-names.js';
+import { METRIC_NAMES, UTILIZATION_METRICS } from './metric-names.js';
 
 const GROUP = {
   name: 'custom.metrics.k8s.io',
@@ -31,24 +31,30 @@ describe('discovery documents', () => {
   });
 
   it.each(['v1beta1', 'v1beta2'] as const)(
-    'lists pods/<metric> for every metric in %s',
+    'lists pods/<metric> for every metric and deployments.apps/<metric> for the utilizations in %s',
     (version) => {
+      const resource = (name: string) => ({
+        name,
+        singularName: '',
+        namespaced: true,
+        kind: 'MetricValueList',
+        verbs: ['get'],
+      });
       expect(apiResourceList(version)).toEqual({
         kind: 'APIResourceList',
         apiVersion: 'v1',
         groupVersion: `custom.metrics.k8s.io/${version}`,
-        resources: METRIC_NAMES.map((metric) => ({
-          name: `pods/${metric}`,
-          singularName: '',
-          namespaced: true,
-          kind: 'MetricValueList',
-          verbs: ['get'],
-        })),
+        resources: [
+          ...METRIC_NAMES.map((metric) => resource(`pods/${metric}`)),
+          ...UTILIZATION_METRICS.map((metric) =>
+            resource(`deployments.apps/${metric}`),
+          ),
+        ],
       });
     },
   );
 
-  it('names the six metrics of the contract', () => {
+  it('names the six metrics of the contract, and the four utilizations per Deployment', () => {
     const list = apiResourceList('v1beta2') as {
       resources: { name: string }[];
     };
@@ -59,6 +65,10 @@ describe('discovery documents', () => {
       'pods/memory_utilization_of_original_request',
       'pods/cpu_usage',
       'pods/memory_usage',
+      'deployments.apps/cpu_utilization_of_limit',
+      'deployments.apps/memory_utilization_of_limit',
+      'deployments.apps/cpu_utilization_of_original_request',
+      'deployments.apps/memory_utilization_of_original_request',
     ]);
   });
 });

@@ -4,7 +4,7 @@ import {
   groupVersion,
   type CustomMetricsVersion,
 } from './api-group.js';
-import { METRIC_NAMES } from './metric-names.js';
+import { METRIC_NAMES, UTILIZATION_METRICS } from './metric-names.js';
 
 /**
  * Discovery documents (reference §1.2). Through the aggregator kube-apiserver answers
@@ -35,22 +35,33 @@ export function apiGroup(): object {
   return { kind: 'APIGroup', apiVersion: 'v1', ...group() };
 }
 
+/** The object metrics Tandem serves, as discovery names their resource (`deployments.apps`). */
+export const DEPLOYMENTS = 'deployments.apps';
+
+const resource = (name: string) => ({
+  name,
+  singularName: '',
+  namespaced: true,
+  kind: 'MetricValueList',
+  verbs: ['get'],
+});
+
 /**
  * `GET /apis/custom.metrics.k8s.io/<v>`: an APIResourceList with `pods/<metric>` per
- * metric. The HPA never reads it (it calls metric URLs directly), but kubectl and the
- * aggregator's availability check do, so it must answer fast and never fail.
+ * metric and `deployments.apps/<metric>` per utilization metric (the Object form). The HPA
+ * never reads it (it calls metric URLs directly), but kubectl and the aggregator's
+ * availability check do, so it must answer fast and never fail.
  */
 export function apiResourceList(version: CustomMetricsVersion): object {
   return {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: groupVersion(version),
-    resources: METRIC_NAMES.map((metric) => ({
-      name: `pods/${metric}`,
-      singularName: '',
-      namespaced: true,
-      kind: 'MetricValueList',
-      verbs: ['get'],
-    })),
+    resources: [
+      ...METRIC_NAMES.map((metric) => resource(`pods/${metric}`)),
+      ...UTILIZATION_METRICS.map((metric) =>
+        resource(`${DEPLOYMENTS}/${metric}`),
+      ),
+    ],
   };
 }

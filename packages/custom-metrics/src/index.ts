@@ -4,17 +4,48 @@ export {
   isCustomMetricsVersion,
   type CustomMetricsVersion,
 } from './api-group.js';
-export { METRIC_NAMES, isMetricName, type MetricName } from './metric-names.js';
+export {
+  METRIC_NAMES,
+  UTILIZATION_METRICS,
+  isMetricName,
+  isUtilizationMetric,
+  type MetricName,
+} from './metric-names.js';
 export { parseMetricPath, type MetricRequest } from './metric-path.js';
-export { apiGroup, apiGroupList, apiResourceList } from './discovery.js';
+export {
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  DEPLOYMENTS,
+} from './discovery.js';
 export {
   openApiHash,
   openApiV2,
   openApiV3Discovery,
   openApiV3Group,
 } from './openapi.js';
-export { metricValueList, type MetricValue } from './metric-value-list.js';
-export { formatMetricQuantity } from './metric-quantity.js';
+export {
+  describedDeployment,
+  describedPod,
+  metricValueList,
+  type DescribedObject,
+  type MetricValue,
+} from './metric-value-list.js';
+export { formatMetricQuantity, wholePercent } from './metric-quantity.js';
+export {
+  planMetricRequest,
+  type MetricAnswer,
+  type MetricPlan,
+  type MetricQuery,
+  type MetricTarget,
+} from './metric-plan.js';
+export {
+  answerMetricQuery,
+  type DeploymentRead,
+  type MetricInputs,
+  type UsageRead,
+} from './metric-answer.js';
+export type { MetricObservations, PodRef } from './metric-observations.js';
 export { metricNotFoundMessage, status, type StatusCode } from './status.js';
 export { containerFromMetricSelector } from './metric-selector.js';
 export { podMetric } from './pod-metric.js';

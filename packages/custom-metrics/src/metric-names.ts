@@ -39,3 +39,12 @@ const MEANINGS: Readonly<Record<MetricName, MetricMeaning>> = {
 export function metricMeaning(metric: MetricName): MetricMeaning {
   return MEANINGS[metric];
 }
+
+/** The metrics in percent of a declared base, the ones served whole and per Deployment. */
+export const UTILIZATION_METRICS = METRIC_NAMES.filter(
+  (metric) => MEANINGS[metric].base !== 'none',
+);
+
+export function isUtilizationMetric(metric: MetricName): boolean {
+  return MEANINGS[metric].base !== 'none';
+}

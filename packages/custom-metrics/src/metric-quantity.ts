@@ -33,3 +33,17 @@ export function roundedUpMillis(value: number): bigint {
   const isNoise = Math.abs(scaled - nearest) <= Math.abs(scaled) * FLOAT_NOISE;
   return BigInt(isNoise ? nearest : Math.ceil(scaled));
 }
+
+/**
+ * A utilization as the native HPA writes one: whole percent, truncated toward zero
+ * (`int32(metricsTotal * 100 / requestsTotal)` in k8s.io/kubernetes
+ * pkg/controller/podautoscaler/metrics/utilization.go, `GetResourceUtilizationRatio`), so
+ * `kubectl get hpa` reads `47/40` rather than `47750m/40` (ADR 0023). Float noise just
+ * under a whole number (`100 × 0.07 / 0.1 = 69.99999999999999`) counts as that number.
+ */
+export function wholePercent(value: number): number {
+  const nearest = Math.round(value);
+  return Math.abs(value - nearest) <= Math.abs(value) * FLOAT_NOISE
+    ? nearest
+    : Math.floor(value);
+}

@@ -1,4 +1,8 @@
-import { metricValueList, type MetricValue } from './metric-value-list.js';
+import {
+  describedPod,
+  metricValueList,
+  type MetricValue,
+} from './metric-value-list.js';
 
 const APP_SELECTOR = {
   matchExpressions: [
@@ -8,8 +12,7 @@ const APP_SELECTOR = {
 
 const VALUES: MetricValue[] = [
   {
-    podName: 'web-7d9c-abcde',
-    namespace: 'shop',
+    describedObject: describedPod('shop', 'web-7d9c-abcde'),
     metric: 'cpu_utilization_of_original_request',
     selector: APP_SELECTOR,
     timestamp: '2026-01-01T12:00:00Z',
@@ -17,8 +20,7 @@ const VALUES: MetricValue[] = [
     value: 61.5,
   },
   {
-    podName: 'web-7d9c-fghij',
-    namespace: 'shop',
+    describedObject: describedPod('shop', 'web-7d9c-fghij'),
     metric: 'cpu_utilization_of_original_request',
     selector: undefined,
     timestamp: '2026-01-01T12:00:00Z',

@@ -3,17 +3,42 @@ import { groupVersion, type CustomMetricsVersion } from './api-group.js';
 import { formatMetricQuantity } from './metric-quantity.js';
 import type { MetricName } from './metric-names.js';
 
-/** One pod's value of one metric, ready to serve. */
-export interface MetricValue {
-  podName: string;
+/**
+ * The object a value describes, as custom-metrics-apiserver's `helpers.ReferenceFor` writes
+ * it: `apiVersion` is `<group>/<version>`, so `/v1` for the core group's Pod.
+ */
+export interface DescribedObject {
+  kind: string;
   namespace: string;
+  name: string;
+  apiVersion: string;
+}
+
+export const describedPod = (
+  namespace: string,
+  name: string,
+): DescribedObject => ({ kind: 'Pod', namespace, name, apiVersion: '/v1' });
+
+export const describedDeployment = (
+  namespace: string,
+  name: string,
+): DescribedObject => ({
+  kind: 'Deployment',
+  namespace,
+  name,
+  apiVersion: 'apps/v1',
+});
+
+/** One object's value of one metric, ready to serve. */
+export interface MetricValue {
+  describedObject: DescribedObject;
   metric: MetricName;
   /** The request's metricLabelSelector as a LabelSelector; undefined when it had none. */
   selector: LabelSelector | undefined;
   /** RFC 3339 with second precision, as `metav1.Time` prints. */
   timestamp: string;
   windowSeconds: number;
-  /** Percent for `*_utilization_*`, cores for `cpu_usage`, bytes for `memory_usage`. */
+  /** Whole percent for `*_utilization_*`, cores for `cpu_usage`, bytes for `memory_usage`. */
   value: number;
 }
 
@@ -38,19 +63,9 @@ export function metricValueList(
   };
 }
 
-function describedPod(value: MetricValue) {
-  // `/v1` is what custom-metrics-apiserver writes for the core group's Pod.
-  return {
-    kind: 'Pod',
-    namespace: value.namespace,
-    name: value.podName,
-    apiVersion: '/v1',
-  };
-}
-
 function v1beta2Item(value: MetricValue) {
   return {
-    describedObject: describedPod(value),
+    describedObject: value.describedObject,
     metric: { name: value.metric, selector: value.selector ?? null },
     timestamp: value.timestamp,
     windowSeconds: value.windowSeconds,
@@ -60,7 +75,7 @@ function v1beta2Item(value: MetricValue) {
 
 function v1beta1Item(value: MetricValue) {
   return {
-    describedObject: describedPod(value),
+    describedObject: value.describedObject,
     metricName: value.metric,
     timestamp: value.timestamp,
     window: value.windowSeconds,

@@ -1,4 +1,4 @@
-import { metricValueList } from './metric-value-list.js';
+import { describedPod, metricValueList } from './metric-value-list.js';
 import {
   openApiHash,
   openApiV2,
@@ -56,8 +56,7 @@ function resolve(document: Json, ref: string): unknown {
 }
 
 const ITEM = {
-  podName: 'web-1',
-  namespace: 'shop',
+  describedObject: describedPod('shop', 'web-1'),
   metric: 'cpu_usage' as const,
   selector: undefined,
   timestamp: '2026-01-01T12:00:00Z',

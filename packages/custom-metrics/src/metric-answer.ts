@@ -1,0 +1,201 @@
+import { compileLabelSelector, type LabelSelector } from '@tandem/vpa-api';
+import { DEPLOYMENTS } from './discovery.js';
+import { isUtilizationMetric } from './metric-names.js';
+import type { MetricObservations } from './metric-observations.js';
+import type { MetricAnswer, MetricQuery } from './metric-plan.js';
+import { wholePercent } from './metric-quantity.js';
+import {
+  describedDeployment,
+  describedPod,
+  metricValueList,
+  type DescribedObject,
+} from './metric-value-list.js';
+import { podMetric } from './pod-metric.js';
+import type { ContainerUsage, PodForMetrics } from './pod-for-metrics.js';
+import { metricNotFoundMessage, status } from './status.js';
+
+/** One namespace's usage read: per pod name, each container's usage; or why it failed. */
+export type UsageRead =
+  | { usage: ReadonlyMap<string, readonly ContainerUsage[]> }
+  | { failure: string };
+
+/** The Deployment of an Object metric, as read from the API server. */
+export type DeploymentRead =
+  | { selector: LabelSelector | undefined }
+  | { notFound: true }
+  | { failure: string };
+
+/** What the app read for a query. */
+export interface MetricInputs {
+  /** The pods of the query's namespace (all of them: the query picks). */
+  pods: readonly PodForMetrics[];
+  usage: UsageRead;
+  /** Read for a Deployment target only. */
+  deployment?: DeploymentRead;
+  /** `metrics.k8s.io` or `prometheus`, for messages. */
+  sourceName: string;
+  now: Date;
+}
+
+/** metrics-server's resolution in seconds: the window the values describe. */
+const WINDOW_SECONDS = 60;
+
+/** The first reasons a message or log line carries. */
+const REASONS_SHOWN = 5;
+
+/**
+ * The second half of a metric request (see `planMetricRequest`): which pods to measure,
+ * their values, the status code and body, and the observations to count and log. Pure and
+ * synchronous, like the webhook's `admit()`: it never throws and reads nothing but
+ * `inputs`.
+ *
+ * - Pods (`pods/<name|*>/<metric>`): one item per Ready pod the name and labelSelector
+ *   pick that has a value; a named pod without one is a 404 saying why.
+ * - Deployment (`deployments.apps/<name>/<metric>`, the HPA's Object form): one item, the
+ *   mean of the per-pod values over its selector's Ready pods, truncated once to whole
+ *   percent as the native HPA does with its aggregate; 404 when the Deployment is
+ *   missing or none of its pods has a value.
+ *
+ * Utilization values are whole percents (ADR 0023); usage values keep their quantities.
+ */
+export function answerMetricQuery(
+  query: MetricQuery,
+  inputs: MetricInputs,
+): MetricAnswer {
+  const observations: MetricObservations = {
+    originals: {},
+    malformedAnnotations: [],
+    currentRequests: [],
+  };
+  const fail = (
+    code: 404 | 503,
+    message: string,
+    more: Partial<MetricObservations> = {},
+  ): MetricAnswer => ({
+    code,
+    body: status(
+      code,
+      code === 404 ? 'NotFound' : 'ServiceUnavailable',
+      message,
+    ),
+    observations: { ...observations, ...more },
+  });
+  const { namespace, metric, target } = query;
+
+  let picked: (pod: PodForMetrics) => boolean;
+  if (target.kind === 'pods') {
+    picked = (pod) =>
+      (target.name === '*' || pod.name === target.name) &&
+      target.labels.matches(pod.labels);
+  } else {
+    const read = inputs.deployment ?? { notFound: true };
+    if ('notFound' in read)
+      return fail(
+        404,
+        `${metricNotFoundMessage(metric, DEPLOYMENTS, target.name)}: deployment ${namespace}/${target.name} not found`,
+      );
+    if ('failure' in read)
+      return fail(
+        503,
+        `unable to read deployment ${namespace}/${target.name}: ${read.failure}`,
+        { deploymentFailure: read.failure },
+      );
+    const selector = compileLabelSelector(read.selector);
+    picked = (pod) => selector.matches(pod.labels);
+  }
+  const pods = inputs.pods.filter(picked);
+
+  if ('failure' in inputs.usage)
+    return fail(
+      503,
+      `unable to read pod usage for namespace ${namespace} from ${inputs.sourceName}: ${inputs.usage.failure}`,
+      { sourceFailure: inputs.usage.failure },
+    );
+  const { values, reasons } = measure(
+    pods,
+    inputs.usage.usage,
+    query,
+    observations,
+  );
+  const item = (describedObject: DescribedObject, value: number) => ({
+    describedObject,
+    metric,
+    selector: query.metricSelector,
+    timestamp: inputs.now.toISOString().replace(/\.\d+Z$/, 'Z'),
+    windowSeconds: WINDOW_SECONDS,
+    value: isUtilizationMetric(metric) ? wholePercent(value) : value,
+  });
+  const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
+
+  if (target.kind === 'deployment') {
+    if (values.length === 0)
+      return fail(
+        404,
+        `${metricNotFoundMessage(metric, DEPLOYMENTS, target.name, query.metricLabelSelector)}: no Ready pod of deployment ${namespace}/${target.name} has a value${pods.length === 0 ? ' (no pod matches its selector)' : why}`,
+      );
+    const mean =
+      values.reduce((sum, { value }) => sum + value, 0) / values.length;
+    return {
+      code: 200,
+      body: metricValueList(query.version, [
+        item(describedDeployment(namespace, target.name), mean),
+      ]),
+      observations,
+    };
+  }
+  if (target.name !== '*' && values.length === 0)
+    return fail(
+      404,
+      `${metricNotFoundMessage(metric, 'pods', target.name, query.metricLabelSelector)}${why}`,
+    );
+  return {
+    code: 200,
+    body: metricValueList(
+      query.version,
+      values.map(({ pod, value }) =>
+        item(describedPod(pod.namespace, pod.name), value),
+      ),
+    ),
+    observations:
+      values.length === 0 && reasons.length > 0
+        ? { ...observations, noValue: reasons.slice(0, REASONS_SHOWN) }
+        : observations,
+  };
+}
+
+/** Each pod's exact value (or the reason it has none), noting what the app counts. */
+function measure(
+  pods: readonly PodForMetrics[],
+  usage: ReadonlyMap<string, readonly ContainerUsage[]>,
+  query: MetricQuery,
+  observations: MetricObservations,
+): { values: { pod: PodForMetrics; value: number }[]; reasons: string[] } {
+  const values: { pod: PodForMetrics; value: number }[] = [];
+  const reasons: string[] = [];
+  for (const pod of pods) {
+    const result = podMetric(
+      pod,
+      usage.get(pod.name),
+      query.metric,
+      query.container,
+    );
+    const ref = { namespace: pod.namespace, pod: pod.name };
+    observations.originals[result.originals] =
+      (observations.originals[result.originals] ?? 0) + 1;
+    if (result.malformedAnnotation !== undefined)
+      observations.malformedAnnotations.push({
+        ...ref,
+        annotation: result.malformedAnnotation,
+        fallback: result.originals,
+      });
+    else if (
+      result.originals === 'current' &&
+      query.metric.includes('original')
+    )
+      observations.currentRequests.push(ref);
+    if (result.value === undefined)
+      reasons.push(`${pod.name}: ${result.reason ?? 'no value'}`);
+    else values.push({ pod, value: result.value });
+  }
+  return { values, reasons };
+}
