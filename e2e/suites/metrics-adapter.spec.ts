@@ -131,7 +131,8 @@ async function describeHpa(name: string): Promise<string> {
   const metric = hpa.status?.currentMetrics?.[0];
   const value =
     metric?.resource?.current.averageUtilization ??
-    metric?.pods?.current.averageValue;
+    metric?.pods?.current.averageValue ??
+    metric?.object?.current.value;
   const conditions = (hpa.status?.conditions ?? [])
     .map((c) => `${c.type}=${c.status}(${c.reason}: ${c.message})`)
     .join(' ');
@@ -530,6 +531,70 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
       replicas: await replicasOf(name),
       metric: settled.currentMetrics?.[0]?.pods?.metric.name,
     }).toEqual({ replicas: 3, metric: 'cpu_utilization_of_limit' });
+  });
+
+  it('scales a Deployment on its Object metric, the mean over its Ready pods in whole percent', async () => {
+    // 900m in all against 500m requested at a 60 % target: 180 % on one pod, so
+    // ceil(1 × 180 / 60) = 3 replicas, where each pod runs at 60 %.
+    const name = 'object';
+    await createWorkload(name, 1, [
+      container('app', { requests: { cpu: '500m', memory: '64Mi' } }),
+    ]);
+    await drive(name, 900);
+    const metric = 'cpu_utilization_of_original_request';
+    // The aggregator's answer for a Deployment nobody created is a precise 404.
+    const missing = await apiServerGet(
+      kube.config,
+      `/apis/custom.metrics.k8s.io/v1beta2/namespaces/${currentNamespace()}/deployments.apps/absent/${metric}`,
+    );
+    expect({ status: missing.status, body: missing.body }).toEqual({
+      status: 404,
+      body: expect.objectContaining({
+        kind: 'Status',
+        message: `the server could not find the metric ${metric} for deployments.apps absent: deployment ${currentNamespace()}/absent not found`,
+      }),
+    });
+    // maxReplicas 3 for the reason the cpu_utilization_of_limit test gives.
+    await createHpa(
+      name,
+      {
+        type: 'Object',
+        object: {
+          describedObject: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+          metric: { name: metric },
+          target: { type: 'Value', value: '60' },
+        },
+      },
+      { minReplicas: 1, maxReplicas: 3 },
+    );
+    const settled = await waitFor(
+      `${name} to settle at 3 replicas on a whole-percent Object metric near 60`,
+      async () => {
+        const status = (await readHpa(name)).status;
+        const active = status?.conditions?.find(
+          (c) => c.type === 'ScalingActive',
+        );
+        const value = status?.currentMetrics?.[0]?.object?.current.value;
+        return status?.currentReplicas === 3 &&
+          status.desiredReplicas === 3 &&
+          active?.reason === 'ValidMetricFound' &&
+          value !== undefined &&
+          /^[0-9]+$/.test(value) &&
+          Math.abs(Number(value) - 60) <= 6
+          ? status
+          : undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 1000 },
+      async () =>
+        `${await describeHpa(name)}; adapter output tail:\n${await adapter.tail(10)}`,
+    );
+    expect({
+      replicas: await replicasOf(name),
+      described: settled.currentMetrics?.[0]?.object?.describedObject,
+    }).toEqual({
+      replicas: 3,
+      described: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+    });
   });
 
   itLocal(
