@@ -48,9 +48,9 @@ describe('clusterCaches', () => {
     expect(lists).toEqual([]);
     await built.start();
     expect(lists.sort()).toEqual([
-      '/api/v1/namespaces/team-a/limitranges',
-      '/api/v1/namespaces/team-a/pods?fieldSelector=status.phase!%3DPending',
-      '/apis/autoscaling.k8s.io/v1/namespaces/team-a/verticalpodautoscalers',
+      '/api/v1/namespaces/team-a/limitranges?limit=500',
+      '/api/v1/namespaces/team-a/pods?fieldSelector=status.phase%21%3DPending&limit=500',
+      '/apis/autoscaling.k8s.io/v1/namespaces/team-a/verticalpodautoscalers?limit=500',
     ]);
     expect(built.hasSynced()).toBe(true);
   });
@@ -59,7 +59,9 @@ describe('clusterCaches', () => {
     const built = build(undefined);
     built.collection('event', 'reason=Evicted');
     await built.start();
-    expect(lists).toEqual(['/api/v1/events?fieldSelector=reason%3DEvicted']);
+    expect(lists).toEqual([
+      '/api/v1/events?fieldSelector=reason%3DEvicted&limit=500',
+    ]);
   });
 
   it('is not synced while a collection or a target cache lacks its first list, and names the cache in errors', async () => {

@@ -42,8 +42,8 @@ export interface ClusterCaches {
 
 /**
  * The caches an app reads the cluster from, in one namespace (`--vpa-object-namespace`) or
- * cluster-wide, built one way for every app: each collection is one list+watch of a plain
- * JSON GET, each recovered error reaches `onError` with the cache's name (`pod-cache`,
+ * cluster-wide, built one way for every app: each collection is one list+watch of plain
+ * JSON GETs, listed `listPageSize` items a page and kept without managedFields, each recovered error reaches `onError` with the cache's name (`pod-cache`,
  * `target-cache-ReplicaSet`), and readiness covers every cache, including target caches
  * started later.
  */
@@ -57,9 +57,17 @@ export function clusterCaches(options: {
   watch?: WatchLike;
   /** How long a target lookup waits for a cold target cache (`vpaTargetResolution`'s default). */
   targetSyncTimeoutMs?: number;
+  /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
+  listPageSize?: number;
 }): ClusterCaches {
-  const { kubeConfig, namespace, onError, watch, targetSyncTimeoutMs } =
-    options;
+  const {
+    kubeConfig,
+    namespace,
+    onError,
+    watch,
+    targetSyncTimeoutMs,
+    listPageSize,
+  } = options;
   const get = options.get ?? kubeGetJson(kubeConfig);
   const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
   const built: ListWatchCache<KubernetesObject>[] = [];
@@ -69,6 +77,7 @@ export function clusterCaches(options: {
     namespace,
     watch,
     syncTimeoutMs: targetSyncTimeoutMs,
+    listPageSize,
     onError: (kind, error) => onError(`target-cache-${kind}`, error),
   });
   return {
@@ -82,6 +91,7 @@ export function clusterCaches(options: {
         get,
         path: `${prefix}${scope}/${resource}`,
         fieldSelector,
+        pageSize: listPageSize,
         watch,
         onError: (error) => onError(`${collection}-cache`, error),
       });

@@ -53,6 +53,13 @@ export {
   watchedCollection,
   type WatchedCollectionOptions,
 } from './watched-collection.js';
+export {
+  DEFAULT_LIST_PAGE_SIZE,
+  EXPIRED_LIST_RESTARTS,
+  pagedList,
+  type PagedListOptions,
+} from './paged-list.js';
+export { withoutManagedFields } from './without-managed-fields.js';
 export { TtlCache } from './ttl-cache.js';
 export {
   WELL_KNOWN_KINDS,

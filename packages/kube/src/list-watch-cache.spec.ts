@@ -3,47 +3,12 @@ import type {
   KubernetesObject,
 } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ListWatchCache,
-  type CacheEvent,
-  type WatchLike,
-} from './list-watch-cache.js';
+import { ListWatchCache, type CacheEvent } from './list-watch-cache.js';
+import { FakeWatch } from './watch.fixtures.js';
 
 const cm = (name: string, rv: string): KubernetesObject => ({
   metadata: { namespace: 'ns', name, resourceVersion: rv },
 });
-
-interface FakeWatchCall {
-  params: Record<string, unknown>;
-  send: (phase: string, object: unknown) => void;
-  end: (err: unknown) => void;
-  aborted: boolean;
-}
-
-/** A scripted stand-in for client-node's Watch: each call is recorded and driven by the test. */
-class FakeWatch implements WatchLike {
-  calls: FakeWatchCall[] = [];
-  async watch(
-    _path: string,
-    params: Record<string, unknown>,
-    callback: (phase: string, object: unknown) => void,
-    done: (err: unknown) => void,
-  ) {
-    const call: FakeWatchCall = {
-      params,
-      send: (phase, object) => callback(phase, object),
-      end: (err) => done(err),
-      aborted: false,
-    };
-    this.calls.push(call);
-    return { abort: () => void (call.aborted = true) };
-  }
-  get last(): FakeWatchCall {
-    const call = this.calls.at(-1);
-    if (call === undefined) throw new Error('no watch yet');
-    return call;
-  }
-}
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 400; i++) {
@@ -257,5 +222,76 @@ describe('ListWatchCache watch closes', () => {
     await until(() => watch.calls.length === 3, 'a watch after backoff');
     expect(Date.now() - closedAt).toBeGreaterThanOrEqual(990);
     await cache.stop();
+  });
+});
+
+describe('ListWatchCache reduce on arrival', () => {
+  const withManagedFields = (name: string, rv: string): KubernetesObject => ({
+    ...cm(name, rv),
+    metadata: {
+      ...cm(name, rv).metadata,
+      labels: { app: 'web', team: 'shop' },
+      managedFields: [{ manager: 'kubectl', operation: 'Apply' }],
+    },
+  });
+
+  async function started(
+    reduce?: (object: KubernetesObject) => KubernetesObject,
+  ) {
+    const watch = new FakeWatch();
+    const cache = new ListWatchCache<KubernetesObject>({
+      path: '/api/v1/namespaces/ns/configmaps',
+      list: async (reduceItem) => ({
+        metadata: { resourceVersion: '10' },
+        items: [withManagedFields('a', '5')].map(reduceItem),
+      }),
+      reduce,
+      watch,
+    });
+    const events: CacheEvent<KubernetesObject>[] = [];
+    cache.onEvent((event) => events.push(event));
+    await cache.start();
+    await until(() => watch.calls.length === 1, 'a watch');
+    watch.last.send('ADDED', withManagedFields('b', '11'));
+    watch.last.send('MODIFIED', withManagedFields('a', '12'));
+    watch.last.send('DELETED', withManagedFields('b', '13'));
+    await cache.stop();
+    const handed = events.flatMap((event) =>
+      event.type === 'update' ? [event.object, event.previous] : [event.object],
+    );
+    return { cache, handed };
+  }
+
+  it('drops managedFields by default from listed and watched objects, keeping the rest', async () => {
+    const { cache, handed } = await started();
+    expect(handed).toHaveLength(5);
+    for (const object of [...handed, ...cache.list()])
+      expect(object.metadata).not.toHaveProperty('managedFields');
+    expect(cache.get('a', 'ns')).toEqual({
+      metadata: {
+        namespace: 'ns',
+        name: 'a',
+        resourceVersion: '12',
+        labels: { app: 'web', team: 'shop' },
+      },
+    });
+  });
+
+  it('keeps only what the reducer returns, for listed and watched objects alike', async () => {
+    const { cache, handed } = await started((object) => ({
+      metadata: {
+        namespace: object.metadata?.namespace,
+        name: object.metadata?.name,
+        resourceVersion: object.metadata?.resourceVersion,
+      },
+    }));
+    expect(cache.list()).toEqual([cm('a', '12')]);
+    expect(handed).toEqual([
+      cm('a', '5'),
+      cm('b', '11'),
+      cm('a', '12'),
+      cm('a', '5'),
+      cm('b', '13'),
+    ]);
   });
 });

@@ -14,6 +14,7 @@ import { keyOf, objectKey } from './object-key.js';
 import { diffRelist } from './relist-diff.js';
 import { isWatchStale, stalenessCheckIntervalMs } from './staleness.js';
 import { LoopStop } from './loop-stop.js';
+import { withoutManagedFields } from './without-managed-fields.js';
 
 /** A change the cache saw, from a watch event or from a relist. */
 export type CacheEvent<T extends KubernetesObject> =
@@ -46,10 +47,20 @@ export interface ListWatchCacheOptions<T extends KubernetesObject> {
   /** API path of the collection, e.g. `/api/v1/namespaces/ns/configmaps`. */
   path: string;
   /**
-   * Lists the same collection as `path` (same namespace and selectors), e.g.
-   * `() => core.listNamespacedConfigMap({ namespace })`.
+   * Lists the same collection as `path` (same namespace and selectors), passing each item
+   * through `reduce` as it arrives, e.g. a page at a time (see `pagedList`), so that no
+   * more raw objects are held than one page.
    */
-  list: () => Promise<KubernetesListObject<T>>;
+  list: (
+    reduce: (object: KubernetesObject) => T,
+  ) => Promise<KubernetesListObject<T>>;
+  /**
+   * What the cache keeps of each object, listed or watched, before it is stored or handed
+   * to handlers: whatever the app reads and the cache's own metadata (name, namespace,
+   * uid, resourceVersion). Default: the object without `metadata.managedFields`
+   * (`withoutManagedFields`); a reducer replaces it, so it should drop those too.
+   */
+  reduce?: (object: KubernetesObject) => T;
   /** Used to create the default `Watch`; not needed when `watch` is given. */
   kubeConfig?: KubeConfig;
   /** A `Watch` replacement (tests); default `new Watch(kubeConfig)`. */
@@ -118,6 +129,7 @@ export class ListWatchCache<T extends KubernetesObject> {
   private readonly random: () => number;
   private readonly staleAfterMs: number;
   private readonly backoff: BackoffOptions;
+  private readonly reduce: (object: KubernetesObject) => T;
   private resourceVersion: string | undefined;
   private synced = false;
   private lastSyncMs: number | undefined;
@@ -140,6 +152,8 @@ export class ListWatchCache<T extends KubernetesObject> {
     this.random = options.random ?? Math.random;
     this.staleAfterMs = options.staleAfterMs ?? 90_000;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.reduce =
+      options.reduce ?? ((object) => withoutManagedFields(object) as T);
   }
 
   /** Starts list + watch; resolves once the first list is in the cache. */
@@ -260,7 +274,7 @@ export class ListWatchCache<T extends KubernetesObject> {
   }
 
   private async relist(): Promise<void> {
-    const result = await this.options.list();
+    const result = await this.options.list(this.reduce);
     if (this.loop.stopped) return;
     const diff = diffRelist(this.objects, result.items);
     this.objects.clear();
@@ -360,30 +374,32 @@ export class ListWatchCache<T extends KubernetesObject> {
       end(isGone(error) ? { kind: 'gone', error } : { kind: 'failed', error });
       return;
     }
-    const object = apiObj as T;
-    const rv = object?.metadata?.resourceVersion;
+    const rv = (apiObj as KubernetesObject | undefined)?.metadata
+      ?.resourceVersion;
     if (phase === 'BOOKMARK') {
       if (rv !== undefined) this.resourceVersion = rv;
       this.lastSyncMs = this.lastActivityMs;
       return;
     }
+    if (phase !== 'ADDED' && phase !== 'MODIFIED' && phase !== 'DELETED')
+      return;
+    let object: T;
     let key: string;
     try {
+      object = this.reduce(apiObj as KubernetesObject);
       key = objectKey(object);
     } catch (error) {
       this.report(error, 'watch');
       return;
     }
     const previous = this.objects.get(key);
-    if (phase === 'ADDED' || phase === 'MODIFIED') {
-      this.objects.set(key, object);
-      if (previous === undefined) this.emit({ type: 'add', object });
-      else this.emit({ type: 'update', object, previous });
-    } else if (phase === 'DELETED') {
+    if (phase === 'DELETED') {
       this.objects.delete(key);
       if (previous !== undefined) this.emit({ type: 'delete', object });
     } else {
-      return;
+      this.objects.set(key, object);
+      if (previous === undefined) this.emit({ type: 'add', object });
+      else this.emit({ type: 'update', object, previous });
     }
     if (rv !== undefined) this.resourceVersion = rv;
     this.lastSyncMs = this.lastActivityMs;

@@ -1,40 +1,41 @@
-import type {
-  KubeConfig,
-  KubernetesListObject,
-  KubernetesObject,
-} from '@kubernetes/client-node';
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { ListWatchCache, type WatchLike } from './list-watch-cache.js';
 import type { GetJson } from './kube-get.js';
+import { DEFAULT_LIST_PAGE_SIZE, pagedList } from './paged-list.js';
 
-export interface WatchedCollectionOptions {
+export interface WatchedCollectionOptions<
+  T extends KubernetesObject = KubernetesObject,
+> {
   kubeConfig: KubeConfig;
   get: GetJson;
   /** The collection, e.g. `/api/v1/namespaces/shop/pods`. */
   path: string;
   fieldSelector?: string;
+  /** Items a list page (`--list-page-size`); 0: one unpaginated list. Default 500, as client-go. */
+  pageSize?: number;
+  /** What is kept of each object (`ListWatchCacheOptions.reduce`); default: all but managedFields. */
+  reduce?: (object: KubernetesObject) => T;
   onError: (error: unknown) => void;
   /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
   watch?: WatchLike;
 }
 
 /**
- * A list+watch cache of one API collection. The list is a plain JSON GET, so listed objects
- * have exactly the shape watched ones have (the generated clients would turn timestamps
- * into Dates on list only), and one helper serves every kind, including kinds only known
- * at run time.
+ * A list+watch cache of one API collection. The list is plain JSON GETs, a page at a time,
+ * so listed objects have exactly the shape watched ones have (the generated clients would
+ * turn timestamps into Dates on list only), and one helper serves every kind, including
+ * kinds only known at run time.
  */
 export function watchedCollection<T extends KubernetesObject>(
-  options: WatchedCollectionOptions,
+  options: WatchedCollectionOptions<T>,
 ): ListWatchCache<T> {
   const { path, fieldSelector, get } = options;
-  const query =
-    fieldSelector === undefined
-      ? ''
-      : `?fieldSelector=${encodeURIComponent(fieldSelector)}`;
+  const pageSize = options.pageSize ?? DEFAULT_LIST_PAGE_SIZE;
   return new ListWatchCache<T>({
     path,
     fieldSelector,
-    list: async () => (await get(`${path}${query}`)) as KubernetesListObject<T>,
+    list: (reduce) => pagedList({ get, path, fieldSelector, pageSize, reduce }),
+    reduce: options.reduce,
     kubeConfig: options.kubeConfig,
     watch: options.watch,
     onError: options.onError,

@@ -53,7 +53,9 @@ describe('targetCaches', () => {
     await expect(
       caches.read('Deployment', 'team-a', 'missing'),
     ).resolves.toBeUndefined();
-    expect(lists).toEqual(['/apis/apps/v1/namespaces/team-a/deployments']);
+    expect(lists).toEqual([
+      '/apis/apps/v1/namespaces/team-a/deployments?limit=500',
+    ]);
     expect(caches.hasSynced()).toBe(true);
   });
 
@@ -82,7 +84,9 @@ describe('targetCaches', () => {
     respond = () => new Promise((resolve) => (list = resolve));
     caches.start('ReplicaSet');
     caches.start('ReplicaSet');
-    expect(lists).toEqual(['/apis/apps/v1/namespaces/team-a/replicasets']);
+    expect(lists).toEqual([
+      '/apis/apps/v1/namespaces/team-a/replicasets?limit=500',
+    ]);
     expect(caches.hasSynced()).toBe(false);
     list({ metadata: { resourceVersion: '1' }, items: [] });
     await caches.synced('ReplicaSet');

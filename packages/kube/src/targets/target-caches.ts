@@ -65,6 +65,7 @@ export function targetCaches({
   onError,
   syncTimeoutMs = TARGET_CACHE_SYNC_TIMEOUT_MS,
   watch,
+  listPageSize,
 }: {
   kubeConfig: KubeConfig;
   get: GetJson;
@@ -73,6 +74,8 @@ export function targetCaches({
   syncTimeoutMs?: number;
   /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
   watch?: WatchLike;
+  /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
+  listPageSize?: number;
 }): TargetCaches {
   const started = new Map<WellKnownKind, Started>();
   let stopped = false;
@@ -82,6 +85,7 @@ export function targetCaches({
       kubeConfig,
       get,
       path: collectionPath(kind, namespace),
+      pageSize: listPageSize,
       watch,
       onError: (error) => onError(kind, error),
     });

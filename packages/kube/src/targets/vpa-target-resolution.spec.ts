@@ -65,6 +65,8 @@ describe('vpaTargetResolution', () => {
         return ANSWERS[path];
       },
       watch: quietWatch,
+      // Unpaginated: one GET a collection, the paths ANSWERS holds.
+      listPageSize: 0,
     });
   });
   afterEach(() => resolution.stop());

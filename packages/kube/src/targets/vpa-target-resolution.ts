@@ -82,8 +82,11 @@ export function vpaTargetResolution(options: {
    * `TARGET_CACHE_SYNC_TIMEOUT_MS`. The webhook passes its `--cache-sync-deadline`.
    */
   syncTimeoutMs?: number;
+  /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
+  listPageSize?: number;
 }): VpaTargetResolution {
-  const { kubeConfig, namespace, onError, watch, syncTimeoutMs } = options;
+  const { kubeConfig, namespace, onError, watch, syncTimeoutMs, listPageSize } =
+    options;
   const get = options.get ?? kubeGetJson(kubeConfig);
   const caches = targetCaches({
     kubeConfig,
@@ -92,6 +95,7 @@ export function vpaTargetResolution(options: {
     onError,
     watch,
     syncTimeoutMs,
+    listPageSize,
   });
   const scales = scaleTargets({ get });
   const readers = { wellKnown: caches.read, scalable: scales.read };
