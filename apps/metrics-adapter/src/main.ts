@@ -32,6 +32,7 @@ import {
 } from './auth/index.js';
 import { parseFlags } from './flags.js';
 import { passThrough } from './pass-through/index.js';
+import { routedElsewhereMessage } from './pass-through/apiservice-route.js';
 import {
   metricRoutes,
   requestAttributes,
@@ -171,7 +172,13 @@ export async function main(
   );
   const apiServiceCaFile = certificates.files.caBundleFile;
   // Without cert-manager the adapter keeps its APIServices' caBundle in step with its CA.
-  const writeCaBundle = apiServiceCaBundle(kubeConfig);
+  const ownHost = flags.certificates.identity.commonName;
+  const writeCaBundle = apiServiceCaBundle(kubeConfig, ownHost, (name, spec) =>
+    logger.error(
+      { apiService: name, upstream: flags.upstreamProvider?.url },
+      routedElsewhereMessage(name, spec, ownHost),
+    ),
+  );
   const applyCaBundle = async (caPem: string) => {
     const patched = await writeCaBundle(caPem);
     if (patched.length > 0)
