@@ -41,6 +41,12 @@ export const CUSTOM_METRICS_GROUP = 'custom.metrics.k8s.io';
  */
 const SERVICE = { namespace: 'default', name: 'tandem-metrics-adapter-e2e' };
 
+/** The Service (namespace and name) an APIService routes to. */
+export interface ApiServiceTarget {
+  namespace: string;
+  name: string;
+}
+
 export interface MetricsAdapter {
   process: AppProcess;
   /** `https://127.0.0.1:<port>/`, for requests that bypass the aggregator. */
@@ -59,7 +65,18 @@ export async function startMetricsAdapter(
   kube: KubeClients,
   kubeconfig: string,
   extraArgs: string[] = [],
-  { env }: { env?: Record<string, string> } = {},
+  {
+    env,
+    takeOver = false,
+  }: {
+    env?: Record<string, string>;
+    /**
+     * Patch the APIServices in place to route to this adapter, as `kubectl apply` over
+     * another provider's does, instead of deleting and creating them: the group never
+     * disappears, so HPAs on the previous provider's metrics keep reading.
+     */
+    takeOver?: boolean;
+  } = {},
 ): Promise<MetricsAdapter> {
   const dir = mkdtempSync(join(tmpdir(), 'tandem-adapter-certs-'));
   const ca = createCertificateAuthority({
@@ -86,7 +103,11 @@ export async function startMetricsAdapter(
     readyMessage: 'custom metrics API listening',
   });
   const port = Number(new URL(process.url).port);
-  await registerApiServices(kube, port, ca.certPem);
+  await (takeOver ? takeOverApiServices : registerApiServices)(
+    kube,
+    port,
+    ca.certPem,
+  );
   const adapter: MetricsAdapter = {
     process,
     url: `https://127.0.0.1:${port}/`,
@@ -105,12 +126,14 @@ export async function startMetricsAdapter(
   return adapter;
 }
 
-async function registerApiServices(
+/** Creates the APIServices (after deleting any) for a host process behind `service`. */
+export async function registerApiServices(
   kube: KubeClients,
   port: number,
   caPem: string,
+  service: ApiServiceTarget = SERVICE,
 ): Promise<void> {
-  await unregisterApiServices(kube);
+  await unregisterApiServices(kube, service);
   for (const { version, versionPriority } of API_SERVICES)
     await kube.apiRegistration.createAPIService({
       body: {
@@ -121,33 +144,74 @@ async function registerApiServices(
           groupPriorityMinimum: 100,
           versionPriority,
           caBundle: Buffer.from(caPem).toString('base64'),
-          service: { ...SERVICE, port },
+          service: { ...service, port },
         },
       },
     });
   // After the APIServices: the availability check reruns when the Service appears (see
   // the aggregated-api suite), not when an APIService meets an existing Service.
+  await createHostService(kube, service);
+}
+
+/** An ExternalName Service for 127.0.0.1: how the aggregator reaches a host process. */
+async function createHostService(
+  kube: KubeClients,
+  service: ApiServiceTarget,
+): Promise<void> {
   await kube.core.createNamespacedService({
-    namespace: SERVICE.namespace,
+    namespace: service.namespace,
     body: {
-      metadata: { name: SERVICE.name },
+      metadata: { name: service.name },
       spec: { type: 'ExternalName', externalName: '127.0.0.1' },
     },
   });
 }
 
-async function unregisterApiServices(kube: KubeClients): Promise<void> {
-  const ignoreMissing = (error: unknown) => {
-    if (httpStatusOf(error) !== 404) throw error;
-  };
+/**
+ * Routes the existing APIServices to `service` with one patch each (Service and caBundle
+ * together), the Service created first so the aggregator's availability check passes at
+ * once: what `kubectl apply -k` over another provider's APIServices does.
+ */
+export async function takeOverApiServices(
+  kube: KubeClients,
+  port: number,
+  caPem: string,
+  service: ApiServiceTarget = SERVICE,
+): Promise<void> {
+  await kube.core.deleteNamespacedService({ ...service }).catch(ignoreMissing);
+  await createHostService(kube, service);
+  for (const { version } of API_SERVICES)
+    await kube.apiRegistration.patchAPIService({
+      name: `${version}.${CUSTOM_METRICS_GROUP}`,
+      body: [
+        { op: 'replace', path: '/spec/service', value: { ...service, port } },
+        {
+          op: 'replace',
+          path: '/spec/caBundle',
+          value: Buffer.from(caPem).toString('base64'),
+        },
+      ],
+    });
+}
+
+const ignoreMissing = (error: unknown) => {
+  if (httpStatusOf(error) !== 404) throw error;
+};
+
+/** Deletes the group's APIServices and `service`. */
+export async function unregisterApiServices(
+  kube: KubeClients,
+  service: ApiServiceTarget = SERVICE,
+): Promise<void> {
   for (const { version } of API_SERVICES)
     await kube.apiRegistration
       .deleteAPIService({ name: `${version}.${CUSTOM_METRICS_GROUP}` })
       .catch(ignoreMissing);
-  await kube.core.deleteNamespacedService({ ...SERVICE }).catch(ignoreMissing);
+  await kube.core.deleteNamespacedService({ ...service }).catch(ignoreMissing);
 }
 
-async function waitForAvailable(
+/** Resolves once both APIServices of the group are Available; `tail` explains a timeout. */
+export async function waitForAvailable(
   kube: KubeClients,
   tail: () => string,
 ): Promise<void> {

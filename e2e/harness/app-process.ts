@@ -105,7 +105,7 @@ async function buildApp(app: AppBinary): Promise<void> {
 }
 
 /** `<TANDEM_E2E_LOG_DIR>/<project>-<n>.log`, the first n not used yet; undefined without a log dir. */
-function nextLogFile(project: string): string | undefined {
+export function nextLogFile(project: string): string | undefined {
   const logDir = process.env[CLUSTER_ENV.logDir];
   if (logDir === undefined || logDir === '') return undefined;
   for (let n = 1; ; n += 1) {

@@ -1,0 +1,364 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  RbacAuthorizationV1Api,
+  type V2MetricSpec,
+} from '@kubernetes/client-node';
+import {
+  startMetricsAdapter,
+  type MetricsAdapter,
+} from '../harness/adapter-process.ts';
+import { stopAllApps } from '../harness/app-process.ts';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import {
+  apiServerGet,
+  describeResponse,
+  tokenKubeConfig,
+  type RawResponse,
+} from '../harness/raw-get.ts';
+import {
+  registerTestAdapter,
+  startTestAdapter,
+  unregisterTestAdapter,
+  type TestAdapter,
+} from '../harness/test-adapter-process.ts';
+import { waitFor } from '../harness/wait.ts';
+import { createDeploymentOfPods, ON_FAKE_NODES } from '../harness/workloads.ts';
+
+// Both providers run as host processes registered through ExternalName Services, so the
+// suite needs the local control plane (its aggregator reaches 127.0.0.1).
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+const { kube, namespace: currentNamespace } = useTestNamespace('upstream');
+const rbac = kube.config.makeApiClient(RbacAuthorizationV1Api);
+const GROUP = '/apis/custom.metrics.k8s.io/v1beta2';
+/** The upstream's metric: a Service's queue depth, as a queue exporter would report it. */
+const QUEUE = { resource: 'services', name: 'queue', metric: 'queue_depth' };
+/** Reads of one metric per latency sample (forwarded and direct). */
+const BENCH_READS = 40;
+
+let upstream: TestAdapter | undefined;
+let tandem: MetricsAdapter | undefined;
+let driver: LoadDriver | undefined;
+
+const queuePath = () =>
+  `${GROUP}/namespaces/${currentNamespace()}/${QUEUE.resource}/${QUEUE.name}/${QUEUE.metric}`;
+const tandemPath = () =>
+  `${GROUP}/namespaces/${currentNamespace()}/pods/*/cpu_usage`;
+
+async function createHpa(name: string, metric: V2MetricSpec): Promise<void> {
+  await kube.autoscaling.createNamespacedHorizontalPodAutoscaler({
+    namespace: currentNamespace(),
+    body: {
+      metadata: { name },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
+        minReplicas: 1,
+        maxReplicas: 8,
+        metrics: [metric],
+      },
+    },
+  });
+}
+
+async function describeHpa(name: string): Promise<string> {
+  const hpa = await kube.autoscaling.readNamespacedHorizontalPodAutoscaler({
+    namespace: currentNamespace(),
+    name,
+  });
+  const conditions = (hpa.status?.conditions ?? [])
+    .map((c) => `${c.type}=${c.status}(${c.reason}: ${c.message})`)
+    .join(' ');
+  return `${name}: replicas ${hpa.status?.currentReplicas}→${hpa.status?.desiredReplicas}; ${conditions}`;
+}
+
+const logs = () =>
+  `test adapter output tail:\n${upstream?.tail(15) ?? '(not running)'}\nTandem adapter output tail:\n${tandem?.process.tail(15) ?? '(not running)'}`;
+
+function waitForReplicas(name: string, replicas: number): Promise<number> {
+  return waitFor(
+    `${name} to be scaled to ${replicas} replicas`,
+    async () => {
+      const deployment = await kube.apps.readNamespacedDeployment({
+        namespace: currentNamespace(),
+        name,
+      });
+      return deployment.spec?.replicas === replicas ? replicas : undefined;
+    },
+    { timeoutMs: 120_000, intervalMs: 1000 },
+    async () => `${await describeHpa(name)}\n${logs()}`,
+  );
+}
+
+/**
+ * Reads the HPA's ScalingActive condition every half second until stopped, and keeps every
+ * reading that was not True: the HPA read its metric at every sync in between.
+ */
+function watchScalingActive(name: string): { stop(): Promise<string[]> } {
+  const notActive: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const condition = (
+        await kube.autoscaling.readNamespacedHorizontalPodAutoscaler({
+          namespace: currentNamespace(),
+          name,
+        })
+      ).status?.conditions?.find((c) => c.type === 'ScalingActive');
+      if (condition?.status !== 'True')
+        notActive.push(
+          `${new Date().toISOString()} ${condition?.status}(${condition?.reason}: ${condition?.message})`,
+        );
+      await sleep(500);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return notActive;
+    },
+  };
+}
+
+/** The median latency in ms of `BENCH_READS` sequential reads through the aggregator. */
+async function medianReadMs(path: string): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < BENCH_READS; i += 1) {
+    const started = process.hrtime.bigint();
+    const answer = await apiServerGet(kube.config, path);
+    times.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (answer.status !== 200)
+      throw new Error(`${path}: ${describeResponse(answer)}`);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? Number.NaN;
+}
+
+const discoveryNames = async (): Promise<string[]> => {
+  const answer = await apiServerGet(kube.config, GROUP);
+  if (answer.status !== 200)
+    throw new Error(`discovery: ${describeResponse(answer)}`);
+  return (answer.body as { resources: { name: string }[] }).resources.map(
+    (resource) => resource.name,
+  );
+};
+
+/** A ServiceAccount's token with `get` on Tandem's cpu_usage only. */
+async function tandemOnlyReader(): Promise<RawResponseGetter> {
+  const namespace = currentNamespace();
+  const name = 'tandem-metrics-only';
+  await kube.core.createNamespacedServiceAccount({
+    namespace,
+    body: { metadata: { name } },
+  });
+  await rbac.createNamespacedRole({
+    namespace,
+    body: {
+      metadata: { name },
+      rules: [
+        {
+          apiGroups: ['custom.metrics.k8s.io'],
+          resources: ['pods/cpu_usage'],
+          verbs: ['get'],
+        },
+      ],
+    },
+  });
+  await rbac.createNamespacedRoleBinding({
+    namespace,
+    body: {
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
+      subjects: [{ kind: 'ServiceAccount', name, namespace }],
+    },
+  });
+  const token = (
+    await kube.core.createNamespacedServiceAccountToken({
+      namespace,
+      name,
+      body: { spec: { audiences: [], expirationSeconds: 600 } },
+    })
+  ).status?.token;
+  if (token === undefined) throw new Error('no token for the ServiceAccount');
+  const config = tokenKubeConfig(kube.config, token);
+  return (path) => apiServerGet(config, path);
+}
+
+type RawResponseGetter = (path: string) => Promise<RawResponse>;
+
+function waitForStatus(
+  description: string,
+  get: () => Promise<RawResponse>,
+  expected: number,
+): Promise<RawResponse> {
+  let last: RawResponse | undefined;
+  return waitFor(
+    description,
+    async () => {
+      last = await get();
+      return last.status === expected ? last : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 500 },
+    async () =>
+      `${last === undefined ? 'no answer' : describeResponse(last)}\n${logs()}`,
+  );
+}
+
+describeLocal(
+  'Tandem installed over the custom metrics provider a cluster already has',
+  () => {
+    afterAll(async () => {
+      await driver?.stop();
+      await tandem?.stop();
+      await upstream?.stop();
+      await unregisterTestAdapter(kube);
+      await stopAllApps();
+    });
+
+    it('passes the old metrics through, keeps the old HPA scaling across the switch, serves its own, and refuses what the caller may not read', async () => {
+      const namespace = currentNamespace();
+      const kubeconfig = clusterKubeconfig();
+
+      // The cluster before Tandem: the test adapter is custom.metrics.k8s.io, an HPA
+      // scales a Deployment on its queue depth (300 for 100 a replica: 3 replicas).
+      upstream = await startTestAdapter(kubeconfig);
+      await registerTestAdapter(kube, upstream);
+      await upstream.writeMetric(
+        namespace,
+        QUEUE.resource,
+        QUEUE.name,
+        QUEUE.metric,
+        300,
+      );
+      const pod = {
+        ...ON_FAKE_NODES,
+        containers: [
+          {
+            name: 'app',
+            image: 'registry.invalid/tandem-e2e:1',
+            resources: { requests: { cpu: '100m', memory: '64Mi' } },
+          },
+        ],
+      };
+      await createDeploymentOfPods(kube, namespace, 'worker', 1, pod);
+      await createHpa('worker', {
+        type: 'Object',
+        object: {
+          describedObject: {
+            apiVersion: 'v1',
+            kind: 'Service',
+            name: QUEUE.name,
+          },
+          metric: { name: QUEUE.metric },
+          target: { type: 'AverageValue', averageValue: '100' },
+        },
+      });
+      await waitForReplicas('worker', 3);
+      const upstreamNames = await discoveryNames();
+      const directMs = await medianReadMs(queuePath());
+
+      // Tandem takes the APIServices over (patched in place, as kubectl apply does) with
+      // the test adapter as its upstream; the old HPA is watched throughout.
+      const scalingActive = watchScalingActive('worker');
+      tandem = await startMetricsAdapter(
+        kube,
+        kubeconfig,
+        [
+          `--upstream-provider=${upstream.url}`,
+          `--upstream-provider-ca-file=${upstream.caFile}`,
+        ],
+        { takeOver: true },
+      );
+      const merged = await discoveryNames();
+      expect(merged).toEqual(
+        expect.arrayContaining([
+          ...upstreamNames,
+          'pods/cpu_usage',
+          'pods/memory_usage',
+        ]),
+      );
+      const forwardedMs = await medianReadMs(queuePath());
+      console.log(
+        `forwarded read through Tandem: median ${forwardedMs.toFixed(1)} ms over ${BENCH_READS} reads through the aggregator, direct to the test adapter ${directMs.toFixed(1)} ms (+${(forwardedMs - directMs).toFixed(1)} ms)`,
+      );
+
+      // The old HPA keeps scaling on the upstream's metric, now through Tandem.
+      await upstream.writeMetric(
+        namespace,
+        QUEUE.resource,
+        QUEUE.name,
+        QUEUE.metric,
+        500,
+      );
+      await waitForReplicas('worker', 5);
+      expect(await scalingActive.stop()).toEqual([]);
+
+      // A new HPA on Tandem's own metric: 300m of load for 100m a replica.
+      await createDeploymentOfPods(kube, namespace, 'web', 1, pod);
+      driver = await startLoadDriver(kube, namespace, 'app=web', {
+        cpuMillicores: 300,
+      });
+      await createHpa('web', {
+        type: 'Pods',
+        pods: {
+          metric: { name: 'cpu_usage' },
+          target: { type: 'AverageValue', averageValue: '100m' },
+        },
+      });
+      await waitFor(
+        'the HPA on Tandem’s cpu_usage to scale web up',
+        async () => {
+          const deployment = await kube.apps.readNamespacedDeployment({
+            namespace,
+            name: 'web',
+          });
+          return (deployment.spec?.replicas ?? 0) >= 2 ? true : undefined;
+        },
+        { timeoutMs: 120_000, intervalMs: 1000 },
+        async () => `${await describeHpa('web')}\n${logs()}`,
+      );
+
+      // The upstream stops: Tandem's metrics and discovery still answer, the upstream's
+      // metric a 503 Status naming the provider.
+      await upstream.stop();
+      expect((await apiServerGet(kube.config, tandemPath())).status).toBe(200);
+      expect(await discoveryNames()).toEqual(
+        expect.arrayContaining(['pods/cpu_usage']),
+      );
+      const down = await waitForStatus(
+        'the upstream metric to answer 503 once its provider stopped',
+        () => apiServerGet(kube.config, queuePath()),
+        503,
+      );
+      expect(down.body).toEqual(
+        expect.objectContaining({
+          kind: 'Status',
+          code: 503,
+          message: expect.stringContaining(
+            `the upstream custom metrics provider ${upstream.url}`,
+          ),
+        }),
+      );
+
+      // A caller allowed Tandem's metric only: Tandem refuses the upstream's (403, its own
+      // review, since the upstream is down it cannot be the upstream's answer).
+      const reader = await tandemOnlyReader();
+      await waitForStatus(
+        'the restricted reader to read Tandem’s metric',
+        () => reader(tandemPath()),
+        200,
+      );
+      const refused = await reader(queuePath());
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 403,
+        body: expect.objectContaining({
+          kind: 'Status',
+          code: 403,
+          message: expect.stringContaining(`services/${QUEUE.metric}`),
+        }),
+      });
+    });
+  },
+);
