@@ -16,6 +16,7 @@ describe('parseFlags', () => {
       webhookTimeoutSeconds: 30,
       webhookFailurePolicyFail: false,
       cacheSyncDeadlineMs: 250,
+      listPageSize: 500,
       webhookLabels: {},
       webhookOwnerClusterRole: '',
       statusLeaseName: 'vpa-admission-controller',
@@ -104,6 +105,11 @@ describe('parseFlags', () => {
       'mutually exclusive',
     ],
     [['--port=http'], "--port: ':http' is not host:port"],
+    [
+      ['--list-page-size=-1'],
+      "--list-page-size must be a whole number of objects a page (0: unpaginated), got '-1'",
+    ],
+    [['--list-page-size=5e2'], '--list-page-size must be a whole number'],
     [['--no-such-flag'], "Unknown option '--no-such-flag'"],
   ])('refuses %j naming the flag', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);

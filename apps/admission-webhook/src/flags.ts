@@ -9,6 +9,7 @@ import {
   parseDuration,
   parseFeatureGates,
   parseKubeApiRate,
+  parseListPageSize,
   parseNumberIn,
   parsePositiveInteger,
   verbosityLogLevel,
@@ -17,6 +18,7 @@ import {
   type KubeApiRateFlags,
 } from '@tandem/flags';
 import { parseWebhookLabels } from '@tandem/admission';
+import { DEFAULT_LIST_PAGE_SIZE } from '@tandem/kube';
 import {
   certificateFlagOptions,
   parseCertificateFlags,
@@ -51,6 +53,8 @@ export interface WebhookFlags extends KubeApiRateFlags {
    * pod unchanged, with a warning.
    */
   cacheSyncDeadlineMs: number;
+  /** `--list-page-size` (Tandem's): objects a list page for the caches; 0: unpaginated. */
+  listPageSize: number;
   /** `--webhook-labels k1:v1,k2:v2`: labels of the registered configuration. */
   webhookLabels: Record<string, string>;
   /**
@@ -164,6 +168,11 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
         // Client-side rate limits: the webhook's only writes are its registration and lease.
         'kube-api-qps': { type: 'string', default: '5' },
         'kube-api-burst': { type: 'string', default: '10' },
+        // Tandem's: client-go's pager size for the caches' lists (0: one request each).
+        'list-page-size': {
+          type: 'string',
+          default: String(DEFAULT_LIST_PAGE_SIZE),
+        },
         profiling: { type: 'boolean', default: false },
         ...certificateFlagOptions('vpa-webhook'),
         v: { type: 'string', default: '4' },
@@ -184,6 +193,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
   return {
     kubeconfig: values.kubeconfig,
     ...parseKubeApiRate(values['kube-api-qps'], values['kube-api-burst']),
+    listPageSize: parseListPageSize(values['list-page-size']),
     clientCaFile: values['client-ca-file'],
     certificates: parseCertificateFlags(values),
     tlsCertFile: values['tls-cert-file'],

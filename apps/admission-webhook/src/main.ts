@@ -57,6 +57,7 @@ export async function main(
     namespace: flags.vpaObjectNamespace,
     onError: (cache, error) => recovered(cache)(error),
     targetSyncTimeoutMs: flags.cacheSyncDeadlineMs,
+    listPageSize: flags.listPageSize,
   });
   const vpas = caches.collection('vpa');
   const limitRanges = caches.collection('limitrange');

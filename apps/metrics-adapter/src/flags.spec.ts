@@ -14,8 +14,10 @@ describe('parseFlags', () => {
       minTlsVersion: 'TLSv1.2',
       address: { host: '0.0.0.0', port: 8946 },
       metricsCacheTtlMs: 10_000,
+      listPageSize: 500,
       prometheus: undefined,
     });
+    expect(parseFlags(['--list-page-size=0']).listPageSize).toBe(0);
   });
 
   it('takes the shared certificate flags, its own Service by default', () => {
@@ -55,6 +57,11 @@ describe('parseFlags', () => {
       'must be VersionTLS12 or VersionTLS13',
     ],
     [['--metrics-cache-ttl=soon'], 'is not a duration'],
+    [
+      ['--list-page-size=-1'],
+      "--list-page-size must be a whole number of objects a page (0: unpaginated), got '-1'",
+    ],
+    [['--list-page-size=1.5'], "got '1.5'"],
   ])('refuses %j with a precise message', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(message);

@@ -7,10 +7,12 @@ import {
   KLOG_NO_OP_FLAG_OPTIONS,
   parseAddress,
   parseDuration,
+  parseListPageSize,
   parseNumberIn,
   verbosityLogLevel,
   type ListenAddress,
 } from '@tandem/flags';
+import { DEFAULT_LIST_PAGE_SIZE } from '@tandem/kube';
 import {
   certificateFlagOptions,
   parseCertificateFlags,
@@ -38,6 +40,8 @@ export interface AdapterFlags {
   address: ListenAddress;
   /** How long one namespace's usage is reused: one HPA sync costs at most one query per namespace. */
   metricsCacheTtlMs: number;
+  /** `--list-page-size`: objects a list page for the pod and controller caches; 0: unpaginated. */
+  listPageSize: number;
   /** Usage from Prometheus instead of metrics.k8s.io when set. */
   prometheus:
     | { url: string; cpuQuery: string; memoryQuery: string; timeoutMs: number }
@@ -80,6 +84,11 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
         'apiservice-ca-file': { type: 'string', default: '' },
         address: { type: 'string', default: ':8946' },
         'metrics-cache-ttl': { type: 'string', default: '10s' },
+        // client-go's pager size: a page at a time, never the cluster's pods in one body.
+        'list-page-size': {
+          type: 'string',
+          default: String(DEFAULT_LIST_PAGE_SIZE),
+        },
         'prometheus-url': { type: 'string', default: '' },
         'prometheus-cpu-query': {
           type: 'string',
@@ -128,6 +137,7 @@ export function parseFlags(argv: readonly string[]): AdapterFlags {
       values['metrics-cache-ttl'],
       'metrics-cache-ttl',
     ),
+    listPageSize: parseListPageSize(values['list-page-size']),
     prometheus:
       prometheusUrl === ''
         ? undefined

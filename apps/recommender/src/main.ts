@@ -58,7 +58,12 @@ export async function main(
   limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const namespace = flags.vpaObjectNamespace;
 
-  const cluster = clusterInputs(kubeConfig, namespace, logger);
+  const cluster = clusterInputs(
+    kubeConfig,
+    namespace,
+    logger,
+    flags.listPageSize,
+  );
   const leadership = startLeadership(flags, leaseKubeConfig, logger);
   const settings: CycleContext['settings'] = {
     selection: {

@@ -7,6 +7,7 @@ describe('updater flags', () => {
       kubeconfig: undefined,
       kubeApiQps: 5,
       kubeApiBurst: 10,
+      listPageSize: 500,
       updaterIntervalMs: 60_000,
       minReplicas: 2,
       evictionTolerance: 0.5,
@@ -64,11 +65,13 @@ describe('updater flags', () => {
       '--leader-elect-resource-name=updater-lease',
       '--kube-api-qps=-1',
       '--kube-api-burst=20',
+      '--list-page-size=100',
     ]);
     expect(flags).toMatchObject({
       kubeconfig: '/etc/kube/config',
       kubeApiQps: -1,
       kubeApiBurst: 20,
+      listPageSize: 100,
       updaterIntervalMs: 30_000,
       minReplicas: 3,
       evictionTolerance: 0.25,
@@ -197,6 +200,8 @@ describe('updater flags', () => {
     [['--eviction-rate-limit=-fast'], /--eviction-rate-limit .*got '-fast'/],
     [['--pod-update-threshold=-1'], /--pod-update-threshold .*got '-1'/],
     [['--address=8943'], /--address: '8943'/],
+    [['--list-page-size=-500'], /--list-page-size .*got '-500'/],
+    [['--list-page-size=0.5'], /--list-page-size .*got '0.5'/],
     [['--dry-run=maybe'], /--dry-run must be true or false, got 'maybe'/],
     [['-v=loud'], /--v .*got 'loud'/],
     [

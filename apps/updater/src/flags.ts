@@ -11,6 +11,7 @@ import {
   parseFeatureGates,
   parseLeaderElection,
   parseKubeApiRate,
+  parseListPageSize,
   parseNamespaceFilter,
   parseNumberIn,
   parsePositiveInteger,
@@ -19,6 +20,7 @@ import {
   type LeaderElectionFlags,
   type ListenAddress,
 } from '@tandem/flags';
+import { DEFAULT_LIST_PAGE_SIZE } from '@tandem/kube';
 import type { FeatureGates } from '@tandem/vpa-api';
 
 /** The updater's settings: upstream's updater flags, names and defaults, and Tandem's own. */
@@ -50,6 +52,8 @@ export interface UpdaterFlags extends LeaderElectionFlags, KubeApiRateFlags {
   allowSingleReplica: boolean;
   /** Tandem: VPAs in mode Auto are resized in place first, as InPlaceOrRecreate. */
   inPlaceForAuto: boolean;
+  /** `--list-page-size` (Tandem's): objects a list page for the caches; 0: unpaginated. */
+  listPageSize: number;
   verbosityLogLevel: 'info' | 'debug';
   /** klog flags given on the command line, accepted and ignored (one warning). */
   ignoredFlags: string[];
@@ -119,6 +123,11 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
         // writes); the evictions and resizes are paced by --eviction-rate-limit besides.
         'kube-api-qps': { type: 'string', default: '5' },
         'kube-api-burst': { type: 'string', default: '10' },
+        // Tandem's: client-go's pager size for the caches' lists (0: one request each).
+        'list-page-size': {
+          type: 'string',
+          default: String(DEFAULT_LIST_PAGE_SIZE),
+        },
         profiling: { type: 'boolean', default: false },
         v: { type: 'string', default: '4' },
         ...KLOG_NO_OP_FLAG_OPTIONS,
@@ -139,6 +148,7 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
   return {
     kubeconfig: values.kubeconfig,
     ...parseKubeApiRate(values['kube-api-qps'], values['kube-api-burst']),
+    listPageSize: parseListPageSize(values['list-page-size']),
     updaterIntervalMs: parseDuration(
       values['updater-interval'],
       'updater-interval',

@@ -72,6 +72,7 @@ export async function main(
   const caches = clusterCaches({
     kubeConfig,
     namespace: flags.vpaObjectNamespace,
+    listPageSize: flags.listPageSize,
     onError: (cache, error) =>
       recover(cache, `cache recovered: ${describeError(error)}`),
   });

@@ -7,6 +7,7 @@ import {
   KLOG_NO_OP_FLAG_OPTIONS,
   parseAddress,
   parseFeatureGates,
+  parseListPageSize,
 } from './index.js';
 
 describe('parseAddress', () => {
@@ -23,6 +24,27 @@ describe('parseAddress', () => {
       new FlagError(`--address: '${text}' is not host:port (e.g. :8942)`),
     );
   });
+});
+
+describe('parseListPageSize', () => {
+  it.each([
+    ['500', 500],
+    ['1', 1],
+    ['0', 0],
+  ])('reads %s', (text, expected) => {
+    expect(parseListPageSize(text)).toBe(expected);
+  });
+
+  it.each(['-1', '2.5', '1e3', '', 'ten', '9007199254740993'])(
+    'refuses %s naming the flag',
+    (text) => {
+      expect(() => parseListPageSize(text)).toThrow(
+        new FlagError(
+          `--list-page-size must be a whole number of objects a page (0: unpaginated), got '${text}'`,
+        ),
+      );
+    },
+  );
 });
 
 describe('parseFeatureGates', () => {

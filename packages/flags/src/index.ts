@@ -46,3 +46,4 @@ export {
   type LeaderElectionFlags,
 } from './leader-election.js';
 export { parseKubeApiRate, type KubeApiRateFlags } from './kube-api-rate.js';
+export { LIST_PAGE_SIZE_HELP, parseListPageSize } from './list-page-size.js';

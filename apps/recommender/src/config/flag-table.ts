@@ -6,14 +6,17 @@ import {
   type FlagParser,
   KLOG_NO_OP_FLAGS,
   leaderElectionFlagTable,
+  LIST_PAGE_SIZE_HELP,
   parseAddress,
   parseDuration,
   parseFeatureGates,
+  parseListPageSize,
   parseNumberIn,
   parsePositiveInteger,
   stringFlag,
   verbosityFlag,
 } from '@tandem/flags';
+import { DEFAULT_LIST_PAGE_SIZE } from '@tandem/kube';
 import {
   parseQuantity,
   QuantityError,
@@ -122,6 +125,11 @@ export const RECOMMENDER_FLAGS = {
       '100',
       'QPS burst limit when making requests to Kubernetes apiserver',
       (text, flag) => parseNumberIn(text, flag, 0),
+    ),
+    'list-page-size': stringFlag(
+      String(DEFAULT_LIST_PAGE_SIZE),
+      LIST_PAGE_SIZE_HELP,
+      parseListPageSize,
     ),
     // pprof: Tandem has no profiling endpoint; accepted so upstream's manifests start.
     profiling: booleanFlag(

@@ -26,6 +26,7 @@ describe('recommender flags', () => {
       globalMaxAllowed: {},
       kubeApiQps: 50,
       kubeApiBurst: 100,
+      listPageSize: 500,
       integerCpuPostProcessor: false,
       qualityMetrics: false,
       estimators: {
@@ -211,11 +212,13 @@ describe('recommender flags', () => {
       '--container-recommendation-max-allowed-memory=8Gi',
       '--kube-api-qps=200',
       '--kube-api-burst=250',
+      '--list-page-size=0',
       '--cpu-integer-post-processor-enabled',
     ]);
     expect(flags).toMatchObject({
       kubeApiQps: 200,
       kubeApiBurst: 250,
+      listPageSize: 0,
       integerCpuPostProcessor: true,
       kubeconfig: '/tmp/k',
       recommenderIntervalMs: 5000,
@@ -284,6 +287,14 @@ describe('recommender flags', () => {
     [
       ['--kube-api-burst=-1'],
       "--kube-api-burst must be a number from 0, got '-1'",
+    ],
+    [
+      ['--list-page-size=-1'],
+      "--list-page-size must be a whole number of objects a page (0: unpaginated), got '-1'",
+    ],
+    [
+      ['--list-page-size=100.5'],
+      "--list-page-size must be a whole number of objects a page (0: unpaginated), got '100.5'",
     ],
     [
       ['--leader-elect-lease-duration=10s'],

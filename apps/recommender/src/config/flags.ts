@@ -49,6 +49,8 @@ export interface RecommenderFlags extends LeaderElectionFlags {
   /** `--kube-api-qps` / `--kube-api-burst`: client-go's client-side limit on API requests (negative rate: none). */
   kubeApiQps: number;
   kubeApiBurst: number;
+  /** `--list-page-size` (Tandem's): objects a list page for the caches; 0: unpaginated. */
+  listPageSize: number;
   /** `--cpu-integer-post-processor-enabled`: annotated containers get whole-core CPU. */
   integerCpuPostProcessor: boolean;
   /** `--quality-metrics`: Tandem's opt-in for upstream's `vpa_quality_*` metrics. */
@@ -115,6 +117,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     storage: flags.storage,
     kubeApiQps: flags['kube-api-qps'],
     kubeApiBurst: flags['kube-api-burst'],
+    listPageSize: flags['list-page-size'],
     integerCpuPostProcessor: flags['cpu-integer-post-processor-enabled'],
     qualityMetrics: flags['quality-metrics'],
     prometheus: {

@@ -29,10 +29,12 @@ export function clusterInputs(
   kubeConfig: KubeConfig,
   namespace: string | undefined,
   logger: Logger,
+  listPageSize: number,
 ): ClusterInputs {
   const caches = clusterCaches({
     kubeConfig,
     namespace,
+    listPageSize,
     onError: (cache, error) =>
       logger.warn({ cache }, `cache recovered: ${describeError(error)}`),
   });
