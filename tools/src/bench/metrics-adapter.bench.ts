@@ -355,7 +355,10 @@ async function sanityCheck(load: LoadRequest): Promise<void> {
 }
 
 /** One sample of the adapter's own /metrics on its ops server. */
-async function scrapeValue(opsUrl: string, name: string): Promise<number> {
+export async function scrapeValue(
+  opsUrl: string,
+  name: string,
+): Promise<number> {
   const text = await new Promise<string>((resolve, reject) => {
     httpRequest(`${opsUrl}/metrics`, (response) => {
       let body = '';
