@@ -8,12 +8,6 @@ import { kubeConfigCredentials, upstreamGet } from './upstream-client.js';
 import { upstreamDiscovery } from './upstream-discovery.js';
 import type { UpstreamProvider } from './upstream-flags.js';
 
-export {
-  parseUpstreamProvider,
-  UPSTREAM_FLAG_OPTIONS,
-  type UpstreamProvider,
-} from './upstream-flags.js';
-
 /**
  * The pass-through to `--upstream-provider` as the adapter mounts it (ADR 0022); fails at
  * start when the CA file cannot be read, since every forwarded read would fail anyway.
