@@ -173,9 +173,10 @@ describeLocal(
         }
       })();
 
-      // Three renewals after the first certificate, and the first CA retired.
+      // Three renewals after the first certificate, and the first CA retired: from the
+      // Secret, then from the registration (a replica registers the new bundle after it).
       await waitFor(
-        'three serving-certificate renewals per replica and one CA rotation',
+        'three serving-certificate renewals per replica and one CA rotation, registered',
         async () =>
           webhooks.every(
             (webhook) =>
@@ -185,7 +186,8 @@ describeLocal(
             logged(webhook, 'certificate Secret updated').some((entry) =>
               (entry['changes'] as string[]).includes('retired'),
             ),
-          )
+          ) &&
+          bundles.length >= 3
             ? true
             : undefined,
         { timeoutMs: 150_000, intervalMs: 1000 },
@@ -196,7 +198,8 @@ describeLocal(
                 .map((entry) => entry['reason'])
                 .join(','),
             )
-            .join(' | '),
+            .join(' | ')
+            .concat(`; ${bundles.length} bundles registered`),
       );
       running = false;
       const [{ created, skipped }] = await Promise.all([
