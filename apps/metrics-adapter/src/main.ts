@@ -40,6 +40,7 @@ import {
 } from './metric-routes.js';
 import { podTemplates } from './pod-templates.js';
 import { prometheusUsage } from './prometheus-usage.js';
+import { reducedPod } from './reduced-objects.js';
 import { cachedUsage, metricsServerUsage } from './usage-source.js';
 
 /** Runs the metrics adapter until SIGTERM/SIGINT; returns the exit code. */
@@ -65,6 +66,9 @@ export async function main(
     kubeConfig,
     get: getJson,
     path: '/api/v1/pods',
+    pageSize: flags.listPageSize,
+    // Every pod of the cluster: only what the answers read is kept.
+    reduce: reducedPod,
     onError: recovered('pods'),
   });
   // Before the cache starts, so its first list arrives as events too.
@@ -72,6 +76,7 @@ export async function main(
   const templates = podTemplates({
     kubeConfig,
     get: getJson,
+    pageSize: flags.listPageSize,
     onError: (kind, error) => recovered(kind)(error),
   });
   const usage = cachedUsage(

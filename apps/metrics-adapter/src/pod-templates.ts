@@ -6,6 +6,7 @@ import type {
   V1PodTemplateSpec,
 } from '@kubernetes/client-node';
 import { watchedCollection, type GetJson } from '@tandem/kube';
+import { reducedController } from './reduced-objects.js';
 
 /** Owner kinds whose pod template holds what the user declared (a VPA changes pods only). */
 const OWNER_COLLECTIONS = {
@@ -17,7 +18,7 @@ const OWNER_COLLECTIONS = {
 
 type OwnerKind = keyof typeof OWNER_COLLECTIONS;
 
-interface TemplateOwner extends KubernetesObject {
+export interface TemplateOwner extends KubernetesObject {
   spec?: { template?: V1PodTemplateSpec };
 }
 
@@ -29,14 +30,20 @@ export interface PodTemplates {
   stop(): Promise<void>;
 }
 
-/** List+watch caches of the controllers that own pods, for the template fallback. */
+/**
+ * List+watch caches of the controllers that own pods, for the template fallback, each
+ * controller reduced to its template's containers' resources (`reducedController`).
+ */
 export function podTemplates({
   kubeConfig,
   get,
+  pageSize,
   onError,
 }: {
   kubeConfig: KubeConfig;
   get: GetJson;
+  /** `--list-page-size`. */
+  pageSize: number;
   onError: (kind: string, error: unknown) => void;
 }): PodTemplates {
   const caches = new Map(
@@ -46,6 +53,9 @@ export function podTemplates({
         kubeConfig,
         get,
         path,
+        pageSize,
+        // Only the template's containers' resources are read, of objects as large as pods.
+        reduce: reducedController,
         onError: (error) => onError(kind, error),
       }),
     ]),
