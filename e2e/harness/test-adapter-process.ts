@@ -41,7 +41,7 @@ export const TEST_ADAPTER_SERVICE: ApiServiceTarget = {
 };
 
 export interface TestAdapter {
-  /** `https://localhost:<port>`, the URL `--upstream-provider` is given. */
+  /** `https://127.0.0.1:<port>`, the URL `--upstream-provider` is given. */
   url: string;
   port: number;
   /** The PEM file of the CA that signed its serving certificate. */
@@ -141,7 +141,7 @@ export async function startTestAdapter(
       clearTimeout(timer);
     }
   };
-  const url = `https://localhost:${port}`;
+  const url = `https://127.0.0.1:${port}`;
   try {
     await waitFor(
       `the test adapter at ${url} to be ready`,
