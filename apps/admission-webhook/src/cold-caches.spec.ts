@@ -57,6 +57,8 @@ describe('a review that meets a cold cache', () => {
         (answers[path] ?? (() => Promise.reject(new Error('overloaded'))))(),
       watch: quietWatch,
       syncTimeoutMs: DEADLINE_MS,
+      // Unpaginated: one GET a collection, at the paths `answers` holds.
+      listPageSize: 0,
     });
     registry = createRegistry();
     const metrics = webhookMetrics(registry);
