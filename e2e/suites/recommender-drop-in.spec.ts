@@ -143,11 +143,13 @@ describeLocal("the recommender in upstream's manifests", () => {
         resource: 'verticalpodautoscalers',
         subresource: 'status',
       }));
-    const before = await writes();
+    // The window runs from before the first count to after the last: on a loaded machine
+    // each count (two reads of /metrics) takes seconds, and writes completing meanwhile count.
     const startMs = Date.now();
+    const before = await writes();
     await new Promise((resolve) => setTimeout(resolve, 10_000));
-    const windowS = (Date.now() - startMs) / 1000;
     const written = (await writes()) - before;
+    const windowS = (Date.now() - startMs) / 1000;
 
     // Every request of the process (lists, watches, writes) shares the bucket, so the
     // writes stay within qps × window plus one burst.
