@@ -43,12 +43,14 @@ export async function startServedApp({
   bin,
   args,
   serverMessage,
+  readyTimeoutMs = 60_000,
 }: {
   what: string;
   nodeArgs?: string[];
   bin: string;
   args: string[];
   serverMessage: string;
+  readyTimeoutMs?: number;
 }): Promise<ServedApp> {
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -62,7 +64,7 @@ export async function startServedApp({
       .split('\n')
       .filter((line) => line.includes(`"msg":"${message}"`))
       .map((line) => JSON.parse(line) as { url: string })[0]?.url;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     const serverUrl = logged(serverMessage);
     const opsUrl = logged('ops server listening');
