@@ -9,6 +9,8 @@ import {
   indexByNamespace,
   kubeGetJson,
   loadKubeConfig,
+  releaseMemoryAfterLists,
+  sharedParts,
   watchedCollection,
 } from '@tandem/kube';
 import {
@@ -62,13 +64,18 @@ export async function main(
     logger.warn({ cache: what }, `recovered: ${describeError(error)}`);
 
   const getJson = kubeGetJson(kubeConfig);
+  // One table of the parts the pods and their controllers have in common, and the heap
+  // their lists grew handed back once they are in (ADR 0024).
+  const share = sharedParts();
+  const onListed = releaseMemoryAfterLists();
   const pods = watchedCollection<V1Pod>({
     kubeConfig,
     get: getJson,
     path: '/api/v1/pods',
     pageSize: flags.listPageSize,
     // Every pod of the cluster: only what the answers read is kept.
-    reduce: reducedPod,
+    reduce: (pod) => reducedPod(pod, share),
+    onListed,
     onError: recovered('pods'),
   });
   // Before the cache starts, so its first list arrives as events too.
@@ -77,6 +84,8 @@ export async function main(
     kubeConfig,
     get: getJson,
     pageSize: flags.listPageSize,
+    share,
+    onListed,
     onError: (kind, error) => recovered(kind)(error),
   });
   const usage = cachedUsage(

@@ -5,7 +5,7 @@ import type {
   V1Pod,
   V1PodTemplateSpec,
 } from '@kubernetes/client-node';
-import { watchedCollection, type GetJson } from '@tandem/kube';
+import { watchedCollection, type GetJson, type SharePart } from '@tandem/kube';
 import { reducedController } from './reduced-objects.js';
 
 /** Owner kinds whose pod template holds what the user declared (a VPA changes pods only). */
@@ -38,12 +38,18 @@ export function podTemplates({
   kubeConfig,
   get,
   pageSize,
+  share,
+  onListed,
   onError,
 }: {
   kubeConfig: KubeConfig;
   get: GetJson;
   /** `--list-page-size`. */
   pageSize: number;
+  /** Shares the templates' parts with each other and with the pods' (`reducedController`). */
+  share: SharePart;
+  /** Called after every completed list of each kind. */
+  onListed: () => void;
   onError: (kind: string, error: unknown) => void;
 }): PodTemplates {
   const caches = new Map(
@@ -55,7 +61,8 @@ export function podTemplates({
         path,
         pageSize,
         // Only the template's containers' resources are read, of objects as large as pods.
-        reduce: reducedController,
+        reduce: (owner) => reducedController(owner, share),
+        onListed,
         onError: (error) => onError(kind, error),
       }),
     ]),

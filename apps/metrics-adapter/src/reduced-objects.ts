@@ -2,8 +2,11 @@ import type {
   V1Container,
   V1ContainerStatus,
   V1ObjectMeta,
+  V1OwnerReference,
   V1Pod,
+  V1PodStatus,
 } from '@kubernetes/client-node';
+import type { SharePart } from '@tandem/kube';
 import { PodAnnotation } from '@tandem/vpa-api';
 import type { TemplateOwner } from './pod-templates.js';
 
@@ -26,7 +29,6 @@ function cacheMetadata(metadata: V1ObjectMeta | undefined): V1ObjectMeta {
   return present({
     name: metadata?.name,
     namespace: metadata?.namespace,
-    uid: metadata?.uid,
     resourceVersion: metadata?.resourceVersion,
   });
 }
@@ -48,63 +50,93 @@ function readAnnotations(
   return kept.length === 0 ? undefined : Object.fromEntries(kept);
 }
 
-/**
- * A pod as the adapter keeps it: what `podView` and the template lookup read (name,
- * namespace, labels, the read annotations, the controller reference, deletionTimestamp,
- * phase and the Ready condition, each container's name, resources and restartPolicy) and
- * each container status's name and resources (what an in-place resize applied), besides
- * the cache's own uid and resourceVersion. Still a V1Pod, so its readers are unchanged;
- * a container status lacks the fields V1ContainerStatus requires and nothing here reads.
- */
-export function reducedPod(pod: V1Pod): V1Pod {
-  const { metadata, spec, status } = pod;
-  const controller = metadata?.ownerReferences?.find(
+/** `part` shared when there is one, so that absent stays absent. */
+const sharedOrAbsent = <T extends object>(
+  share: SharePart,
+  part: T | undefined,
+): T | undefined => (part === undefined ? undefined : share(part));
+
+/** The controller reference as the template lookup reads it: kind and name. */
+function controllerReference(
+  references: readonly V1OwnerReference[] | undefined,
+): V1OwnerReference[] | undefined {
+  const controller = references?.find(
     (reference) => reference.controller === true,
   );
+  if (controller === undefined) return undefined;
+  const { apiVersion, kind, name } = controller;
+  return [{ apiVersion, kind, name, controller: true } as V1OwnerReference];
+}
+
+function podStatus(status: V1PodStatus): V1PodStatus {
+  return present({
+    phase: status.phase,
+    conditions: status.conditions
+      ?.filter((condition) => condition.type === 'Ready')
+      .map(({ type, status: value }) => ({ type, status: value })),
+    containerStatuses: status.containerStatuses?.map(
+      ({ name, resources }) =>
+        present({ name, resources }) as V1ContainerStatus,
+    ),
+  });
+}
+
+/**
+ * A pod as the adapter keeps it: what `podView` and the template lookup read (name,
+ * namespace, labels, the read annotations, the controller reference's kind and name,
+ * deletionTimestamp, phase and the Ready condition, each container's name, resources and
+ * restartPolicy) and each container status's name and resources (what an in-place resize
+ * applied), besides the cache's own resourceVersion. Everything but the name, the
+ * resourceVersion and the deletionTimestamp is the same for the pods of one controller
+ * in the same state, so it goes through `share` and is held once. Still a V1Pod, so its
+ * readers are unchanged; the controller reference lacks its uid and a container status
+ * the fields V1ContainerStatus requires, neither read here.
+ */
+export function reducedPod(pod: V1Pod, share: SharePart): V1Pod {
+  const { metadata, spec, status } = pod;
   return present({
     metadata: present({
       ...cacheMetadata(metadata),
-      labels: metadata?.labels,
-      annotations: readAnnotations(metadata?.annotations),
-      ownerReferences: controller === undefined ? undefined : [controller],
+      labels: sharedOrAbsent(share, metadata?.labels),
+      annotations: sharedOrAbsent(
+        share,
+        readAnnotations(metadata?.annotations),
+      ),
+      ownerReferences: sharedOrAbsent(
+        share,
+        controllerReference(metadata?.ownerReferences),
+      ),
       deletionTimestamp: metadata?.deletionTimestamp,
     }),
     spec:
       spec === undefined
         ? undefined
-        : present({
-            containers: spec.containers.map(containerResources),
-            initContainers: spec.initContainers?.map(containerResources),
-          }),
-    status:
-      status === undefined
-        ? undefined
-        : present({
-            phase: status.phase,
-            conditions: status.conditions
-              ?.filter((condition) => condition.type === 'Ready')
-              .map(({ type, status: value }) => ({ type, status: value })),
-            containerStatuses: status.containerStatuses?.map(
-              ({ name, resources }) =>
-                present({ name, resources }) as V1ContainerStatus,
-            ),
-          }),
+        : share(
+            present({
+              containers: spec.containers.map(containerResources),
+              initContainers: spec.initContainers?.map(containerResources),
+            }),
+          ),
+    status: status === undefined ? undefined : share(podStatus(status)),
   });
 }
 
 /**
  * A pod's controller (ReplicaSet, StatefulSet, DaemonSet, Job) as the adapter keeps it:
  * its cache metadata and its template's containers' names and resources, what
- * `containersOf` hands `podView`.
+ * `containersOf` hands `podView`, shared with every controller of the same template.
  */
-export function reducedController(owner: TemplateOwner): TemplateOwner {
+export function reducedController(
+  owner: TemplateOwner,
+  share: SharePart,
+): TemplateOwner {
   const containers = owner.spec?.template?.spec?.containers;
   return present({
     metadata: cacheMetadata(owner.metadata),
     spec:
       containers === undefined
         ? undefined
-        : {
+        : share({
             template: {
               spec: {
                 containers: containers.map(({ name, resources }) =>
@@ -112,6 +144,6 @@ export function reducedController(owner: TemplateOwner): TemplateOwner {
                 ),
               },
             },
-          },
+          }),
   });
 }

@@ -60,6 +60,12 @@ export {
   type PagedListOptions,
 } from './paged-list.js';
 export { withoutManagedFields } from './without-managed-fields.js';
+export { sharedParts, type SharePart } from './shared-parts.js';
+export {
+  MEMORY_RELEASE_DELAY_MS,
+  lastResortCollection,
+  releaseMemoryAfterLists,
+} from './memory-release.js';
 export { TtlCache } from './ttl-cache.js';
 export {
   WELL_KNOWN_KINDS,

@@ -25,7 +25,9 @@ function setup(
   const watch = new FakeWatch();
   let listCalls = 0;
   const errors: string[] = [];
-  const cache = new ListWatchCache<KubernetesObject>({
+  /** What the cache held when each `onListed` came: it follows the stored list. */
+  const listed: string[][] = [];
+  const cache: ListWatchCache<KubernetesObject> = new ListWatchCache({
     path: '/api/v1/namespaces/ns/configmaps',
     list: async () => {
       const next = lists[Math.min(listCalls, lists.length - 1)];
@@ -38,6 +40,8 @@ function setup(
     backoff: { initialMs: 1, maxMs: 5, factor: 2, jitter: 0.1 },
     onError: (error, context) =>
       errors.push(`${context}: ${(error as Error).message}`),
+    onListed: () =>
+      listed.push(cache.list().map((object) => object.metadata?.name ?? '')),
   });
   const events: string[] = [];
   cache.onEvent((e: CacheEvent<KubernetesObject>) =>
@@ -45,7 +49,14 @@ function setup(
       `${e.type} ${e.object.metadata?.name}@${e.object.metadata?.resourceVersion}`,
     ),
   );
-  return { cache, watch, events, errors, listCalls: () => listCalls };
+  return {
+    cache,
+    watch,
+    events,
+    errors,
+    listed,
+    listCalls: () => listCalls,
+  };
 }
 
 const listOf =
@@ -100,7 +111,7 @@ describe('ListWatchCache (scripted watch)', () => {
   });
 
   it('relists on a 410 ERROR event and emits what changed meanwhile', async () => {
-    const { cache, watch, events } = setup([
+    const { cache, watch, events, listed } = setup([
       listOf('10', cm('kept', '1'), cm('changed', '2'), cm('gone', '3')),
       listOf('50', cm('kept', '1'), cm('changed', '40'), cm('new', '45')),
     ]);
@@ -120,6 +131,10 @@ describe('ListWatchCache (scripted watch)', () => {
       'update changed@40',
     ]);
     expect(cache.status()).toMatchObject({ lists: 2, goneRelists: 1 });
+    expect(listed).toEqual([
+      ['kept', 'changed', 'gone'],
+      ['kept', 'changed', 'new'],
+    ]);
     await cache.stop();
   });
 

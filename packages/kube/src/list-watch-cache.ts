@@ -57,7 +57,7 @@ export interface ListWatchCacheOptions<T extends KubernetesObject> {
   /**
    * What the cache keeps of each object, listed or watched, before it is stored or handed
    * to handlers: whatever the app reads and the cache's own metadata (name, namespace,
-   * uid, resourceVersion). Default: the object without `metadata.managedFields`
+   * resourceVersion). Default: the object without `metadata.managedFields`
    * (`withoutManagedFields`); a reducer replaces it, so it should drop those too.
    */
   reduce?: (object: KubernetesObject) => T;
@@ -84,6 +84,8 @@ export interface ListWatchCacheOptions<T extends KubernetesObject> {
   backoff?: BackoffOptions;
   /** Called for every problem the cache recovers from; default: ignored. */
   onError?: (error: unknown, context: CacheErrorContext) => void;
+  /** Called after every completed list, the first one included (`releaseMemoryAfterLists`). */
+  onListed?: () => void;
   /** Clock and randomness, injectable for tests. */
   now?: () => number;
   random?: () => number;
@@ -286,6 +288,7 @@ export class ListWatchCache<T extends KubernetesObject> {
     for (const object of diff.added) this.emit({ type: 'add', object });
     for (const { previous, object } of diff.updated)
       this.emit({ type: 'update', object, previous });
+    this.options.onListed?.();
     if (!this.synced) {
       this.synced = true;
       for (const waiter of this.syncWaiters.splice(0)) waiter.resolve();

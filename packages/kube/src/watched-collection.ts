@@ -16,6 +16,8 @@ export interface WatchedCollectionOptions<
   /** What is kept of each object (`ListWatchCacheOptions.reduce`); default: all but managedFields. */
   reduce?: (object: KubernetesObject) => T;
   onError: (error: unknown) => void;
+  /** Called after every completed list (`ListWatchCacheOptions.onListed`). */
+  onListed?: () => void;
   /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
   watch?: WatchLike;
 }
@@ -39,5 +41,6 @@ export function watchedCollection<T extends KubernetesObject>(
     kubeConfig: options.kubeConfig,
     watch: options.watch,
     onError: options.onError,
+    onListed: options.onListed,
   });
 }

@@ -27,6 +27,8 @@ const KIB = 2 ** 10;
 interface Footprint {
   readyS: number;
   rssBytes: number;
+  /** The largest RSS the process ever had (VmHWM): the lists' peak, what a limit must hold. */
+  peakRssBytes: number;
   heapBytes: number;
 }
 
@@ -35,8 +37,9 @@ interface Footprint {
  * per ReplicaSet, in 500 namespaces; see `podAt`), served by an in-process API server
  * stand-in: the built binary started at its default page size, its time from spawn to
  * /readyz 200 (every cache synced), then its resident set (VmRSS) and used heap, each the
- * largest of a few samples taken once it has settled. Per-pod bytes are the RSS difference
- * over the pod count. `TANDEM_BENCH_ADAPTER_SCALE_PODS=<n>` measures another size (the
+ * largest of a few samples taken once it has settled, and the largest resident set it
+ * ever had (VmHWM, the lists' peak). Per-pod bytes are the RSS difference over the pod
+ * count. `TANDEM_BENCH_ADAPTER_SCALE_PODS=<n>` measures another size (the
  * ReplicaSets follow at one per two pods), for a build that cannot hold 50,000.
  */
 export async function metricsAdapterScaleFigures(
@@ -94,6 +97,12 @@ export async function metricsAdapterScaleFigures(
         target: { comparison: '<=', value: 256 },
       },
       {
+        name: `metrics adapter peak RSS while listing, ${size}`,
+        value: full.peakRssBytes / MIB,
+        unit: 'MiB',
+        target: undefined,
+      },
+      {
         name: `metrics adapter heap used, ${size}`,
         value: full.heapBytes / MIB,
         unit: 'MiB',
@@ -146,7 +155,10 @@ async function footprint(
       let rssBytes = 0;
       let heapBytes = 0;
       for (let sample = 0; sample < SAMPLES; sample += 1) {
-        rssBytes = Math.max(rssBytes, residentBytes(adapter.process.pid));
+        rssBytes = Math.max(
+          rssBytes,
+          residentBytes(adapter.process.pid, 'VmRSS'),
+        );
         heapBytes = Math.max(
           heapBytes,
           await scrapeValue(adapter.opsUrl, 'nodejs_heap_size_used_bytes'),
@@ -157,7 +169,8 @@ async function footprint(
         throw new Error(
           `the adapter asked the stand-in for what it does not serve: ${cluster.unexpected.slice(0, 5).join(', ')}`,
         );
-      return { readyS, rssBytes, heapBytes };
+      const peakRssBytes = residentBytes(adapter.process.pid, 'VmHWM');
+      return { readyS, rssBytes, peakRssBytes, heapBytes };
     } finally {
       await stopServedApp(adapter.process);
     }
@@ -166,11 +179,14 @@ async function footprint(
   }
 }
 
-/** VmRSS of a process, from /proc/<pid>/status (bytes). */
-function residentBytes(pid: number | undefined): number {
+/** The resident set of a process now (VmRSS) or at its largest (VmHWM), in bytes. */
+function residentBytes(
+  pid: number | undefined,
+  field: 'VmRSS' | 'VmHWM',
+): number {
   const status = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8');
-  const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-  if (kib === undefined) throw new Error(`no VmRSS for process ${pid}`);
+  const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
+  if (kib === undefined) throw new Error(`no ${field} for process ${pid}`);
   return Number(kib) * KIB;
 }
 
