@@ -1,6 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  AuthorizationV1Api,
+  dumpYaml,
   RbacAuthorizationV1Api,
+  type V1APIService,
+  type V1Deployment,
   type V2MetricSpec,
 } from '@kubernetes/client-node';
 import {
@@ -9,6 +15,9 @@ import {
 } from '../harness/adapter-process.ts';
 import { stopAllApps } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import { findObject, kubectl, objectsOfKind } from '../harness/kustomize.ts';
+import { DEPLOY_DIR } from '../harness/manifests.ts';
+import { renderOverlay } from '../harness/overlay.ts';
 import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
@@ -20,6 +29,7 @@ import {
 import {
   registerTestAdapter,
   startTestAdapter,
+  TEST_ADAPTER_SERVICE,
   unregisterTestAdapter,
   type TestAdapter,
 } from '../harness/test-adapter-process.ts';
@@ -32,6 +42,7 @@ const describeLocal = isLocalCluster() ? describe : describe.skip;
 
 const { kube, namespace: currentNamespace } = useTestNamespace('upstream');
 const rbac = kube.config.makeApiClient(RbacAuthorizationV1Api);
+const authorization = kube.config.makeApiClient(AuthorizationV1Api);
 const GROUP = '/apis/custom.metrics.k8s.io/v1beta2';
 /** The upstream's metric: a Service's queue depth, as a queue exporter would report it. */
 const QUEUE = { resource: 'services', name: 'queue', metric: 'queue_depth' };
@@ -359,6 +370,195 @@ describeLocal(
           message: expect.stringContaining(`services/${QUEUE.metric}`),
         }),
       });
+    });
+
+    it('installs and uninstalls as deploy/upstream-provider/README.md says: the adapter pointed at the provider and granted its reads, the provider’s APIServices given back', async () => {
+      const namespace = currentNamespace();
+      const overlay = await renderOverlay({
+        resources: [DEPLOY_DIR],
+        components: [join(DEPLOY_DIR, 'upstream-provider')],
+      });
+      const grant = [
+        findObject(
+          overlay.objects,
+          'ClusterRole',
+          'tandem-metrics-adapter-upstream-provider',
+        ),
+        findObject(
+          overlay.objects,
+          'ClusterRoleBinding',
+          'tandem-metrics-adapter-upstream-provider',
+        ),
+      ];
+      const file = (name: string, text: string) => {
+        const path = join(overlay.dir, name);
+        writeFileSync(path, text);
+        return path;
+      };
+      try {
+        // The adapter reads the provider's URL and CA from the ConfigMap the README makes.
+        const adapter = findObject<V1Deployment>(
+          overlay.objects,
+          'Deployment',
+          'tandem-metrics-adapter',
+        ).spec?.template.spec;
+        expect(adapter?.containers[0]?.args).toEqual(
+          expect.arrayContaining([
+            '--upstream-provider=$(TANDEM_UPSTREAM_PROVIDER)',
+            '--upstream-provider-ca-file=/etc/upstream-provider/ca.crt',
+          ]),
+        );
+        expect(adapter?.containers[0]?.env).toContainEqual({
+          name: 'TANDEM_UPSTREAM_PROVIDER',
+          valueFrom: {
+            configMapKeyRef: { name: 'tandem-upstream-provider', key: 'url' },
+          },
+        });
+        expect(adapter?.volumes).toContainEqual({
+          name: 'upstream-provider',
+          configMap: {
+            name: 'tandem-upstream-provider',
+            items: [{ key: 'ca.crt', path: 'ca.crt' }],
+          },
+        });
+
+        // Its ServiceAccount may read the provider's metrics with the component's grant,
+        // and only with it.
+        const adapterMayRead = async () =>
+          (
+            await authorization.createSubjectAccessReview({
+              body: {
+                spec: {
+                  user: 'system:serviceaccount:tandem-system:tandem-metrics-adapter',
+                  groups: ['system:serviceaccounts', 'system:authenticated'],
+                  resourceAttributes: {
+                    group: 'custom.metrics.k8s.io',
+                    resource: `${QUEUE.resource}/${QUEUE.metric}`,
+                    name: QUEUE.name,
+                    namespace,
+                    verb: 'get',
+                  },
+                },
+              },
+            })
+          ).status?.allowed === true;
+        expect(await adapterMayRead()).toBe(false);
+        await kubectl(
+          'apply',
+          '-f',
+          file(
+            'grant.yaml',
+            grant.map((object) => dumpYaml(object)).join('---\n'),
+          ),
+        );
+        await waitFor('the component’s grant to apply', async () =>
+          (await adapterMayRead()) ? true : undefined,
+        );
+
+        // The provider serves the group, and its APIServices are saved as step 1 says.
+        await tandem?.stop();
+        tandem = undefined;
+        await unregisterTestAdapter(kube);
+        upstream = await startTestAdapter(clusterKubeconfig());
+        await registerTestAdapter(kube, upstream);
+        await upstream.writeMetric(
+          namespace,
+          QUEUE.resource,
+          QUEUE.name,
+          QUEUE.metric,
+          300,
+        );
+        const saved = (
+          await kubectl(
+            'get',
+            'apiservice',
+            'v1beta1.custom.metrics.k8s.io',
+            'v1beta2.custom.metrics.k8s.io',
+            '-o',
+            'yaml',
+          )
+        )
+          .split('\n')
+          .filter(
+            (line) =>
+              !/^ {4}(resourceVersion|uid|creationTimestamp):/.test(line),
+          )
+          .join('\n');
+
+        // Tandem's APIServices applied over them, then given back as the uninstall says.
+        const tandemApiServices = objectsOfKind<V1APIService>(
+          overlay.objects,
+          'APIService',
+        );
+        expect(
+          tandemApiServices.map(
+            (object) =>
+              object.metadata?.labels?.['app.kubernetes.io/component'],
+          ),
+        ).toEqual(['apiservice', 'apiservice']);
+        await kubectl(
+          'apply',
+          '-f',
+          file(
+            'tandem-apiservices.yaml',
+            tandemApiServices.map((object) => dumpYaml(object)).join('---\n'),
+          ),
+        );
+        const routedTo = async () =>
+          (
+            await kube.apiRegistration.readAPIService({
+              name: 'v1beta2.custom.metrics.k8s.io',
+            })
+          ).spec?.service;
+        expect(await routedTo()).toMatchObject({
+          namespace: 'tandem-system',
+          name: 'tandem-metrics-adapter',
+        });
+        await kubectl('apply', '-f', file('previous.yaml', saved));
+        expect(await routedTo()).toMatchObject(TEST_ADAPTER_SERVICE);
+        const answer = await waitForStatus(
+          'the provider’s metric to answer again once given back',
+          () => apiServerGet(kube.config, queuePath()),
+          200,
+        );
+        expect(answer.body).toMatchObject({
+          items: [expect.objectContaining({ value: '300' })],
+        });
+
+        // The uninstall's delete leaves exactly the APIServices out.
+        const names = async (...selector: string[]) =>
+          (
+            await kubectl(
+              'create',
+              '-k',
+              overlay.dir,
+              '--dry-run=client',
+              '-o',
+              'name',
+              ...selector,
+            )
+          )
+            .split('\n')
+            .filter((line) => line !== '');
+        const everything = await names();
+        const deleted = await names(
+          '-l',
+          'app.kubernetes.io/component notin (apiservice)',
+        );
+        expect(deleted).toEqual(
+          everything.filter((name) => !name.startsWith('apiservice.')),
+        );
+        expect(everything.length - deleted.length).toBe(2);
+      } finally {
+        for (const object of grant)
+          await kubectl(
+            'delete',
+            `${object.kind?.toLowerCase()}.rbac.authorization.k8s.io`,
+            object.metadata?.name ?? '',
+            '--ignore-not-found',
+          );
+        overlay.remove();
+      }
     });
   },
 );
