@@ -130,9 +130,14 @@ async function answer(
       : undefined,
   ]);
   return answerMetricQuery(query, {
-    pods: context
-      .podsIn(query.namespace)
-      .map((pod) => podView(pod, context.templates.containersOf(pod))),
+    // Views only of the pods the query picks: a namespace may hold thousands it never reads.
+    pods: (picked) =>
+      context
+        .podsIn(query.namespace)
+        .filter((pod) =>
+          picked(pod.metadata?.name ?? '', pod.metadata?.labels ?? {}),
+        )
+        .map((pod) => podView(pod, context.templates.containersOf(pod))),
     usage,
     deployment,
     sourceName: context.sourceName,

@@ -41,8 +41,11 @@ export {
 } from './metric-plan.js';
 export {
   answerMetricQuery,
+  pickedFrom,
   type DeploymentRead,
   type MetricInputs,
+  type PodPicker,
+  type PodsPicked,
   type UsageRead,
 } from './metric-answer.js';
 export type { MetricObservations, PodRef } from './metric-observations.js';

@@ -1,5 +1,10 @@
 import fc from 'fast-check';
-import { answerMetricQuery, type MetricInputs } from './metric-answer.js';
+import {
+  answerMetricQuery,
+  pickedFrom,
+  type MetricInputs,
+  type PodsPicked,
+} from './metric-answer.js';
 import { parseMetricPath } from './metric-path.js';
 import { planMetricRequest, type MetricAnswer } from './metric-plan.js';
 import {
@@ -29,8 +34,15 @@ const usageOf = (
     ]),
   );
 
-const inputs = (more: Partial<MetricInputs> = {}): MetricInputs => ({
-  pods: [web('web-1'), web('web-2')],
+const TWO_WEB_PODS = [web('web-1'), web('web-2')];
+
+const inputs = ({
+  pods = TWO_WEB_PODS,
+  ...more
+}: Partial<Omit<MetricInputs, 'pods'>> & {
+  pods?: PodForMetrics[];
+} = {}): MetricInputs => ({
+  pods: pickedFrom(pods),
   usage: { usage: usageOf({ 'web-1': 191, 'web-2': 195 }) },
   sourceName: 'metrics.k8s.io',
   now: NOW,
@@ -130,6 +142,26 @@ describe('planMetricRequest: answers that need no input', () => {
 });
 
 describe('answerMetricQuery: pods', () => {
+  it('offers the app every pod by name and labels, and measures only those picked', () => {
+    const offered: string[] = [];
+    const pods: PodsPicked = (picked) =>
+      [web('web-1'), web('api-1', { labels: { app: 'api' } })].filter((pod) => {
+        offered.push(pod.name);
+        return picked(pod.name, pod.labels);
+      });
+    const result = answer(
+      `${V2}/namespaces/shop/pods/*/cpu_usage`,
+      { labelSelector: 'app=web' },
+      { ...inputs(), pods },
+    );
+    expect(offered).toEqual(['web-1', 'api-1']);
+    expect(
+      (
+        result.body as { items: { describedObject: { name: string } }[] }
+      ).items.map((item) => item.describedObject.name),
+    ).toEqual(['web-1']);
+  });
+
   it('serves each ready pod the selector picks, utilization in whole percent, truncated', () => {
     // 191m and 195m of 400m: 47.75 % and 48.75 %.
     const result = answer(
@@ -328,13 +360,13 @@ describe('answerMetricQuery: a Deployment (Object metric)', () => {
   it.each([
     [
       { notFound: true as const },
-      inputs().pods,
+      TWO_WEB_PODS,
       404,
       'the server could not find the metric cpu_utilization_of_original_request for deployments.apps web: deployment shop/web not found',
     ],
     [
       { failure: 'Forbidden' },
-      inputs().pods,
+      TWO_WEB_PODS,
       503,
       'unable to read deployment shop/web: Forbidden',
     ],
@@ -346,7 +378,7 @@ describe('answerMetricQuery: a Deployment (Object metric)', () => {
     ],
     [
       { selector: { matchLabels: { app: 'none' } } },
-      inputs().pods,
+      TWO_WEB_PODS,
       404,
       'the server could not find the metric cpu_utilization_of_original_request for deployments.apps web: no Ready pod of deployment shop/web has a value (no pod matches its selector)',
     ],

@@ -25,10 +25,28 @@ export type DeploymentRead =
   | { notFound: true }
   | { failure: string };
 
+/** Whether the query measures the pod of that name and those labels. */
+export type PodPicker = (
+  name: string,
+  labels: Readonly<Record<string, string>>,
+) => boolean;
+
+/**
+ * The pods of the query's namespace that `picked` keeps, as the utilization maths read
+ * them: the app hands its cached pods to `picked` first and makes views of the kept ones
+ * only (a namespace may hold thousands of pods a query never reads).
+ */
+export type PodsPicked = (picked: PodPicker) => readonly PodForMetrics[];
+
+/** `PodsPicked` over pods already viewed. */
+export const pickedFrom =
+  (pods: readonly PodForMetrics[]): PodsPicked =>
+  (picked) =>
+    pods.filter((pod) => picked(pod.name, pod.labels));
+
 /** What the app read for a query. */
 export interface MetricInputs {
-  /** The pods of the query's namespace (all of them: the query picks). */
-  pods: readonly PodForMetrics[];
+  pods: PodsPicked;
   usage: UsageRead;
   /** Read for a Deployment target only. */
   deployment?: DeploymentRead;
@@ -82,11 +100,11 @@ export function answerMetricQuery(
   });
   const { namespace, metric, target } = query;
 
-  let picked: (pod: PodForMetrics) => boolean;
+  let picked: PodPicker;
   if (target.kind === 'pods') {
-    picked = (pod) =>
-      (target.name === '*' || pod.name === target.name) &&
-      target.labels.matches(pod.labels);
+    picked = (name, labels) =>
+      (target.name === '*' || name === target.name) &&
+      target.labels.matches(labels);
   } else {
     const read = inputs.deployment ?? { notFound: true };
     if ('notFound' in read)
@@ -101,9 +119,9 @@ export function answerMetricQuery(
         { deploymentFailure: read.failure },
       );
     const selector = compileLabelSelector(read.selector);
-    picked = (pod) => selector.matches(pod.labels);
+    picked = (_name, labels) => selector.matches(labels);
   }
-  const pods = inputs.pods.filter(picked);
+  const pods = inputs.pods(picked);
 
   if ('failure' in inputs.usage)
     return fail(
