@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  RbacAuthorizationV1Api,
   type V1Container,
   type V2HorizontalPodAutoscaler,
   type V2HorizontalPodAutoscalerCondition,
@@ -13,6 +12,7 @@ import { isLocalCluster } from '../harness/cluster-env.ts';
 import { httpStatusOf } from '../harness/kube.ts';
 import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
 import { installTandemCrds } from '../harness/manifests.ts';
+import { grantMetricRead } from '../harness/metric-grant.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   apiServerGet,
@@ -44,7 +44,6 @@ const itLocal = isLocalCluster() ? it : it.skip;
 
 const { kube, namespace: currentNamespace } = useTestNamespace('adapter');
 const vpas = vpaObjects(kube, () => currentNamespace());
-const rbac = kube.config.makeApiClient(RbacAuthorizationV1Api);
 const drivers: LoadDriver[] = [];
 /** Deployments (and their HPAs, same names) of the running test, deleted after it. */
 const workloads: string[] = [];
@@ -662,33 +661,9 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
       });
 
       // (c) Granted get on pods/cpu_usage: the same read through the aggregator answers.
-      await rbac.createNamespacedRole({
-        namespace,
-        body: {
-          metadata: { name: serviceAccount },
-          rules: [
-            {
-              apiGroups: ['custom.metrics.k8s.io'],
-              resources: ['pods/cpu_usage'],
-              verbs: ['get'],
-            },
-          ],
-        },
-      });
-      await rbac.createNamespacedRoleBinding({
-        namespace,
-        body: {
-          metadata: { name: serviceAccount },
-          roleRef: {
-            apiGroup: 'rbac.authorization.k8s.io',
-            kind: 'Role',
-            name: serviceAccount,
-          },
-          subjects: [
-            { kind: 'ServiceAccount', name: serviceAccount, namespace },
-          ],
-        },
-      });
+      await grantMetricRead(kube, namespace, serviceAccount, [
+        'pods/cpu_usage',
+      ]);
       // RBAC and the adapter's 10 s decision cache catch up within a few seconds.
       const allowed = await waitForStatus(
         `${user} to read ${path} through the aggregator`,

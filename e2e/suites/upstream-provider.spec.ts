@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AuthorizationV1Api,
   dumpYaml,
-  RbacAuthorizationV1Api,
   type V1APIService,
   type V1Deployment,
   type V2MetricSpec,
@@ -19,6 +18,7 @@ import { findObject, kubectl, objectsOfKind } from '../harness/kustomize.ts';
 import { DEPLOY_DIR } from '../harness/manifests.ts';
 import { renderOverlay } from '../harness/overlay.ts';
 import { startLoadDriver, type LoadDriver } from '../harness/load-driver.ts';
+import { grantMetricRead } from '../harness/metric-grant.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   apiServerGet,
@@ -41,7 +41,6 @@ import { createDeploymentOfPods, ON_FAKE_NODES } from '../harness/workloads.ts';
 const describeLocal = isLocalCluster() ? describe : describe.skip;
 
 const { kube, namespace: currentNamespace } = useTestNamespace('upstream');
-const rbac = kube.config.makeApiClient(RbacAuthorizationV1Api);
 const authorization = kube.config.makeApiClient(AuthorizationV1Api);
 const GROUP = '/apis/custom.metrics.k8s.io/v1beta2';
 /** The upstream's metric: a Service's queue depth, as a queue exporter would report it. */
@@ -164,27 +163,7 @@ async function tandemOnlyReader(): Promise<RawResponseGetter> {
     namespace,
     body: { metadata: { name } },
   });
-  await rbac.createNamespacedRole({
-    namespace,
-    body: {
-      metadata: { name },
-      rules: [
-        {
-          apiGroups: ['custom.metrics.k8s.io'],
-          resources: ['pods/cpu_usage'],
-          verbs: ['get'],
-        },
-      ],
-    },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace,
-    body: {
-      metadata: { name },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name },
-      subjects: [{ kind: 'ServiceAccount', name, namespace }],
-    },
-  });
+  await grantMetricRead(kube, namespace, name, ['pods/cpu_usage']);
   const token = (
     await kube.core.createNamespacedServiceAccountToken({
       namespace,
