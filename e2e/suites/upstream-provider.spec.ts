@@ -132,6 +132,20 @@ function watchScalingActive(name: string): { stop(): Promise<string[]> } {
   };
 }
 
+/** The test adapter started and registered as the group's provider, with a queue depth. */
+async function startRegisteredUpstream(depth: number): Promise<TestAdapter> {
+  const started = await startTestAdapter(clusterKubeconfig());
+  await registerTestAdapter(kube, started);
+  await started.writeMetric(
+    currentNamespace(),
+    QUEUE.resource,
+    QUEUE.name,
+    QUEUE.metric,
+    depth,
+  );
+  return started;
+}
+
 /** The median latency in ms of `BENCH_READS` sequential reads through the aggregator. */
 async function medianReadMs(path: string): Promise<number> {
   const times: number[] = [];
@@ -213,15 +227,7 @@ describeLocal(
 
       // The cluster before Tandem: the test adapter is custom.metrics.k8s.io, an HPA
       // scales a Deployment on its queue depth (300 for 100 a replica: 3 replicas).
-      upstream = await startTestAdapter(kubeconfig);
-      await registerTestAdapter(kube, upstream);
-      await upstream.writeMetric(
-        namespace,
-        QUEUE.resource,
-        QUEUE.name,
-        QUEUE.metric,
-        300,
-      );
+      upstream = await startRegisteredUpstream(300);
       const pod = {
         ...ON_FAKE_NODES,
         containers: [
@@ -438,15 +444,7 @@ describeLocal(
         await tandem?.stop();
         tandem = undefined;
         await unregisterTestAdapter(kube);
-        upstream = await startTestAdapter(clusterKubeconfig());
-        await registerTestAdapter(kube, upstream);
-        await upstream.writeMetric(
-          namespace,
-          QUEUE.resource,
-          QUEUE.name,
-          QUEUE.metric,
-          300,
-        );
+        upstream = await startRegisteredUpstream(300);
         const saved = (
           await kubectl(
             'get',
