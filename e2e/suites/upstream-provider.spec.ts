@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   AuthorizationV1Api,
   dumpYaml,
+  type KubernetesObject,
   type V1APIService,
   type V1Deployment,
   type V2MetricSpec,
@@ -375,11 +376,14 @@ describeLocal(
           'tandem-metrics-adapter-upstream-provider',
         ),
       ];
-      const file = (name: string, text: string) => {
+      /** `kubectl apply -f` of a file the README's user would hold, written first. */
+      const applyFile = async (name: string, text: string) => {
         const path = join(overlay.dir, name);
         writeFileSync(path, text);
-        return path;
+        await kubectl('apply', '-f', path);
       };
+      const asYaml = (objects: readonly KubernetesObject[]) =>
+        objects.map((object) => dumpYaml(object)).join('---\n');
       try {
         // The adapter reads the provider's URL and CA from the ConfigMap the README makes.
         const adapter = findObject<V1Deployment>(
@@ -428,14 +432,7 @@ describeLocal(
             })
           ).status?.allowed === true;
         expect(await adapterMayRead()).toBe(false);
-        await kubectl(
-          'apply',
-          '-f',
-          file(
-            'grant.yaml',
-            grant.map((object) => dumpYaml(object)).join('---\n'),
-          ),
-        );
+        await applyFile('grant.yaml', asYaml(grant));
         await waitFor('the component’s grant to apply', async () =>
           (await adapterMayRead()) ? true : undefined,
         );
@@ -473,14 +470,7 @@ describeLocal(
               object.metadata?.labels?.['app.kubernetes.io/component'],
           ),
         ).toEqual(['apiservice', 'apiservice']);
-        await kubectl(
-          'apply',
-          '-f',
-          file(
-            'tandem-apiservices.yaml',
-            tandemApiServices.map((object) => dumpYaml(object)).join('---\n'),
-          ),
-        );
+        await applyFile('tandem-apiservices.yaml', asYaml(tandemApiServices));
         const routedTo = async () =>
           (
             await kube.apiRegistration.readAPIService({
@@ -491,7 +481,7 @@ describeLocal(
           namespace: 'tandem-system',
           name: 'tandem-metrics-adapter',
         });
-        await kubectl('apply', '-f', file('previous.yaml', saved));
+        await applyFile('previous.yaml', saved);
         expect(await routedTo()).toMatchObject(TEST_ADAPTER_SERVICE);
         const answer = await waitForStatus(
           'the provider’s metric to answer again once given back',
