@@ -14,12 +14,19 @@ explain() {
   kubectl get apiservices -o wide 2>&1 | grep -e NAME -e custom.metrics >&2 || true
 }
 
-# wait_platform_ready NAMESPACE: every Deployment in NAMESPACE Available, then the
-# adapter's custom.metrics.k8s.io APIServices Available (the API server reaches the
+# wait_platform_ready NAMESPACE: every Deployment in NAMESPACE Available, the webhook
+# registered, then the adapter's custom.metrics.k8s.io APIServices Available (the API server reaches the
 # adapter through its Service). Explains and fails on a timeout.
 wait_platform_ready() {
   local namespace=$1 apiservices
   if ! kubectl -n "$namespace" wait --for=condition=Available deployment --all --timeout=240s >&2; then
+    explain "$namespace"
+    return 1
+  fi
+  # The webhook registers itself once it serves: pods created before would be admitted
+  # as declared.
+  if ! kubectl wait --for=create mutatingwebhookconfiguration/vpa-webhook-config --timeout=60s >&2; then
+    log "the webhook has not registered vpa-webhook-config"
     explain "$namespace"
     return 1
   fi

@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  backoffDelayMs,
   clusterCaches,
   describeError,
   indexByNamespace,
   limitRequestRate,
   loadKubeConfig,
+  retryUntilDone,
 } from '@tandem/kube';
 import {
   startServingApp,
@@ -174,24 +174,18 @@ export async function main(
   logger.info('caches synced');
   // Registration is retried with backoff until it succeeds (an API server that is down at
   // start must not leave the webhook unregistered for good); the lease runs meanwhile.
-  const registration = (async () => {
-    if (caBundle === undefined) return;
-    for (let attempt = 1; !stopping.signal.aborted; attempt += 1) {
-      try {
-        await registrar.register(await caBundle.current());
+  const registration =
+    caBundle &&
+    retryUntilDone(
+      async () => {
+        await caBundle.apply((caPem) => registrar.register(caPem));
         logger.info(
           { configuration: 'vpa-webhook-config' },
           'webhook registered',
         );
-        return;
-      } catch (error) {
-        recovered('registration')(error);
-        await sleep(backoffDelayMs(attempt, Math.random()), undefined, {
-          signal: stopping.signal,
-        }).catch(() => undefined);
-      }
-    }
-  })();
+      },
+      { signal: stopping.signal, onError: recovered('registration') },
+    );
 
   const lease = statusLease(kubeConfig, {
     name: flags.statusLeaseName,

@@ -10,6 +10,7 @@ import {
   kubeGetJson,
   loadKubeConfig,
   releaseMemoryAfterLists,
+  retryUntilDone,
   sharedParts,
   watchedCollection,
 } from '@tandem/kube';
@@ -206,15 +207,18 @@ export async function main(
           logger,
           onChange: applyCaBundle,
         });
-  if (caBundle !== undefined)
-    await caBundle
-      .current()
-      .then(applyCaBundle)
-      .catch(recovered('apiservice-ca-bundle'));
 
   const stopping = new AbortController();
   for (const signal of ['SIGTERM', 'SIGINT'] as const)
     process.once(signal, () => stopping.abort());
+  // Retried until written: an APIService left with the previous CA would refuse every
+  // certificate this replica serves once that CA leaves the bundle.
+  const caBundleWritten =
+    caBundle &&
+    retryUntilDone(() => caBundle.apply(applyCaBundle), {
+      signal: stopping.signal,
+      onError: recovered('apiservice-ca-bundle'),
+    });
 
   await Promise.all([pods.start(), templates.start(), configRead]);
   logger.info('caches synced');
@@ -242,6 +246,7 @@ export async function main(
     stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
   );
   logger.info('stopping');
+  await caBundleWritten;
   caBundle?.close();
   certificates.stop();
   await Promise.all([

@@ -3,6 +3,7 @@ export {
   backoffDelayMs,
   type BackoffOptions,
 } from './backoff.js';
+export { retryUntilDone } from './retry.js';
 export {
   apiStatusOf,
   hasStatusCause,
