@@ -596,6 +596,69 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
     });
   });
 
+  it('measures a pod the webhook never saw against its controller’s template, and follows a change of that template', async () => {
+    // A bare ReplicaSet: unlike a Deployment's, its template can change while its pods
+    // stay, so the answer must follow the template, not what was worked out before.
+    const name = 'template';
+    const labels = { app: name };
+    const template = (cpu: string) => ({
+      metadata: { labels },
+      spec: {
+        ...ON_FAKE_NODES,
+        containers: [container('app', { requests: { cpu, memory: '64Mi' } })],
+      },
+    });
+    await kube.apps.createNamespacedReplicaSet({
+      namespace: currentNamespace(),
+      body: {
+        metadata: { name, labels },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: labels },
+          template: template('500m'),
+        },
+      },
+    });
+    try {
+      await drive(name, 250);
+      const path = `${podsMetricPath('cpu_utilization_of_original_request')}?labelSelector=app%3D${name}`;
+      let last: RawResponse | undefined;
+      const valueBecomes = (expected: string) =>
+        waitFor(
+          `${name}'s utilization of its template's request to read ${expected}`,
+          async () => {
+            last = await apiServerGet(kube.config, path);
+            const items = (last.body as { items?: { value: string }[] }).items;
+            return items?.length === 1 && items[0]?.value === expected
+              ? true
+              : undefined;
+          },
+          { timeoutMs: 60_000, intervalMs: 500 },
+          async () =>
+            `${last === undefined ? 'no answer' : describeResponse(last)}; adapter output tail:\n${await adapter.tail(10)}`,
+        );
+      // 250m of 500m, then of 1000m once the template says so; the pod never changes.
+      await valueBecomes('50');
+      await kube.apps.patchNamespacedReplicaSet({
+        namespace: currentNamespace(),
+        name,
+        body: [
+          {
+            op: 'replace',
+            path: '/spec/template/spec/containers/0/resources/requests/cpu',
+            value: '1',
+          },
+        ],
+      });
+      await valueBecomes('25');
+    } finally {
+      await kube.apps.deleteNamespacedReplicaSet({
+        namespace: currentNamespace(),
+        name,
+      });
+    }
+  });
+
   itLocal(
     'refuses callers without credentials or RBAC, directly and through the aggregator, and serves them once RBAC allows',
     async () => {

@@ -42,6 +42,7 @@ import {
   requestSpanName,
 } from './metric-routes.js';
 import { podTemplates } from './pod-templates.js';
+import { podViews } from './pod-views.js';
 import { prometheusUsage } from './prometheus-usage.js';
 import { reducedPod } from './reduced-objects.js';
 import { cachedUsage, metricsServerUsage } from './usage-source.js';
@@ -163,7 +164,7 @@ export async function main(
   app.use(
     metricRoutes({
       podsIn: podsByNamespace.list,
-      templates,
+      viewOf: podViews(templates),
       usage,
       deployments: deploymentReader(getJson),
       sourceName:

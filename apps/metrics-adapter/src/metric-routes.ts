@@ -13,20 +13,20 @@ import {
   type MetricAnswer,
   type MetricObservations,
   type MetricQuery,
+  type PodForMetrics,
   type UsageRead,
 } from '@tandem/custom-metrics';
 import { describeError } from '@tandem/kube';
 import type { RequestAttributes } from './auth/index.js';
 import type { AdapterMetrics } from './adapter-metrics.js';
-import type { PodTemplates } from './pod-templates.js';
-import { podView } from './pod-view.js';
 import type { DeploymentReader } from './deployment-reader.js';
 import type { UsageReader } from './usage-source.js';
 
 export interface MetricRoutesContext {
   /** The live pods of a namespace, from the pod cache. */
   podsIn(namespace: string): V1Pod[];
-  templates: Pick<PodTemplates, 'containersOf'>;
+  /** A pod as the utilization maths read it (see `podViews`). */
+  viewOf(pod: V1Pod): PodForMetrics;
   usage: UsageReader;
   /** A Deployment's selector, for Object metrics (`deployments.apps/<name>/<metric>`). */
   deployments: DeploymentReader;
@@ -74,13 +74,13 @@ export function requestAttributes(request: Request): RequestAttributes {
  */
 export function metricRoutes(context: MetricRoutesContext): express.Router {
   const router = express.Router();
-  const json = (response: Response, code: number, body: object) =>
-    response.status(code).type('application/json').send(JSON.stringify(body));
+  const json = (response: Response, code: number, body: Buffer | string) =>
+    response.status(code).type('application/json').send(body);
   router.get('/openapi/v2', (_request, response) =>
-    json(response, 200, openApiV2()),
+    json(response, 200, JSON.stringify(openApiV2())),
   );
   router.get('/openapi/v3', (_request, response) =>
-    json(response, 200, openApiV3Discovery()),
+    json(response, 200, JSON.stringify(openApiV3Discovery())),
   );
   router.get(
     /^\/openapi\/v3\/apis\/custom\.metrics\.k8s\.io\/(v1beta1|v1beta2)$/,
@@ -88,14 +88,16 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
       json(
         response,
         200,
-        openApiV3Group(request.params[0] as 'v1beta1' | 'v1beta2'),
+        JSON.stringify(
+          openApiV3Group(request.params[0] as 'v1beta1' | 'v1beta2'),
+        ),
       ),
   );
   router.get(/^\/apis(\/.*)?$/, async (request, response) => {
     const started = process.hrtime.bigint();
     const parsed = parseMetricPath(request.path);
     const plan = planMetricRequest(parsed, request.path, request.query);
-    const { code, body, observations } =
+    const { code, body, items, observations } =
       'answer' in plan ? plan.answer : await answer(plan.query, context);
     json(response, code, body);
     if ('query' in plan) {
@@ -103,8 +105,7 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
       (response.locals as { span?: Span }).span?.setAttributes({
         'k8s.namespace.name': plan.query.namespace,
         'tandem.metric.name': plan.query.metric,
-        'tandem.metric.items':
-          (body as { items?: unknown[] }).items?.length ?? 0,
+        'tandem.metric.items': items,
       });
     }
     context.metrics.requestDuration.observe(
@@ -137,7 +138,7 @@ async function answer(
         .filter((pod) =>
           picked(pod.metadata?.name ?? '', pod.metadata?.labels ?? {}),
         )
-        .map((pod) => podView(pod, context.templates.containersOf(pod))),
+        .map(context.viewOf),
     usage,
     deployment,
     sourceName: context.sourceName,

@@ -25,6 +25,12 @@ export interface TemplateOwner extends KubernetesObject {
 export interface PodTemplates {
   /** The containers of the template of the pod's controller, when it is known and cached. */
   containersOf(pod: V1Pod): V1Container[] | undefined;
+  /**
+   * A number that changes whenever a template's containers in `namespace` may have
+   * changed (a controller added, deleted, or updated with other containers), so what was
+   * worked out from them is kept until then.
+   */
+  revision(namespace: string): number;
   start(): Promise<void>;
   hasSynced(): boolean;
   stop(): Promise<void>;
@@ -67,7 +73,24 @@ export function podTemplates({
       }),
     ]),
   );
+  // Status updates, the most frequent change of a controller, leave its reduced containers
+  // the very same shared object: they change no revision.
+  const revisions = new Map<string, number>();
+  let changes = 0;
+  const containers = (owner: TemplateOwner) =>
+    owner.spec?.template?.spec?.containers;
+  for (const cache of caches.values())
+    cache.onEvent((event) => {
+      if (
+        event.type === 'update' &&
+        containers(event.object) === containers(event.previous)
+      )
+        return;
+      changes += 1;
+      revisions.set(event.object.metadata?.namespace ?? '', changes);
+    });
   return {
+    revision: (namespace) => revisions.get(namespace) ?? 0,
     containersOf(pod) {
       const owner = pod.metadata?.ownerReferences?.find(
         (reference) => reference.controller === true,

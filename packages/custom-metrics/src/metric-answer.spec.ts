@@ -49,16 +49,24 @@ const inputs = ({
   ...more,
 });
 
-/** Both halves, as the app runs them; `read` is undefined when nothing was to be read. */
+/**
+ * Both halves, as the app runs them, with the body parsed; `read` is false when nothing
+ * was to be read. The body's item count is checked against the body here, once for all.
+ */
 function answer(
   path: string,
   query: Record<string, unknown> = {},
   given: MetricInputs = inputs(),
-): MetricAnswer & { read: boolean } {
+): Omit<MetricAnswer, 'body' | 'items'> & { body: object; read: boolean } {
   const plan = planMetricRequest(parseMetricPath(path), path, query);
-  return 'answer' in plan
-    ? { ...plan.answer, read: false }
-    : { ...answerMetricQuery(plan.query, given), read: true };
+  const {
+    body,
+    items: count,
+    ...answered
+  } = 'answer' in plan ? plan.answer : answerMetricQuery(plan.query, given);
+  const parsed = JSON.parse(body.toString()) as { items?: unknown[] };
+  expect(count).toBe(parsed.items?.length ?? 0);
+  return { ...answered, body: parsed, read: !('answer' in plan) };
 }
 
 const items = (body: object) =>

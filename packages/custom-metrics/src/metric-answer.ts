@@ -10,7 +10,7 @@ import {
   metricValueList,
   type DescribedObject,
 } from './metric-value-list.js';
-import { podMetric } from './pod-metric.js';
+import { rememberedPodMetric } from './remembered-pod-metric.js';
 import type { ContainerUsage, PodForMetrics } from './pod-for-metrics.js';
 import { metricNotFoundMessage, status } from './status.js';
 
@@ -44,6 +44,18 @@ export const pickedFrom =
   (picked) =>
     pods.filter((pod) => picked(pod.name, pod.labels));
 
+/** Each view's described object, made once, so its JSON is made once too. */
+const describedPods = new WeakMap<PodForMetrics, DescribedObject>();
+
+function describedPodOf(pod: PodForMetrics): DescribedObject {
+  let described = describedPods.get(pod);
+  if (described === undefined) {
+    described = describedPod(pod.namespace, pod.name);
+    describedPods.set(pod, described);
+  }
+  return described;
+}
+
 /** What the app read for a query. */
 export interface MetricInputs {
   pods: PodsPicked;
@@ -65,7 +77,9 @@ const REASONS_SHOWN = 5;
  * The second half of a metric request (see `planMetricRequest`): which pods to measure,
  * their values, the status code and body, and the observations to count and log. Pure and
  * synchronous, like the webhook's `admit()`: it never throws and reads nothing but
- * `inputs`.
+ * `inputs`. What it works out per pod is remembered per pod view and usage read (see
+ * `rememberedPodMetric`), so an app that keeps its views answers the HPA's repeated
+ * queries without measuring again; the same inputs still give the same answer.
  *
  * - Pods (`pods/<name|*>/<metric>`): one item per Ready pod the name and labelSelector
  *   pick that has a value; a named pod without one is a 404 saying why.
@@ -91,11 +105,12 @@ export function answerMetricQuery(
     more: Partial<MetricObservations> = {},
   ): MetricAnswer => ({
     code,
-    body: status(
-      code,
-      code === 404 ? 'NotFound' : 'ServiceUnavailable',
-      message,
+    body: Buffer.from(
+      JSON.stringify(
+        status(code, code === 404 ? 'NotFound' : 'ServiceUnavailable', message),
+      ),
     ),
+    items: 0,
     observations: { ...observations, ...more },
   });
   const { namespace, metric, target } = query;
@@ -135,13 +150,15 @@ export function answerMetricQuery(
     query,
     observations,
   );
+  const timestamp = inputs.now.toISOString().replace(/\.\d+Z$/, 'Z');
+  const utilization = isUtilizationMetric(metric);
   const item = (describedObject: DescribedObject, value: number) => ({
     describedObject,
     metric,
     selector: query.metricSelector,
-    timestamp: inputs.now.toISOString().replace(/\.\d+Z$/, 'Z'),
+    timestamp,
     windowSeconds: WINDOW_SECONDS,
-    value: isUtilizationMetric(metric) ? wholePercent(value) : value,
+    value: utilization ? wholePercent(value) : value,
   });
   const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
 
@@ -158,6 +175,7 @@ export function answerMetricQuery(
       body: metricValueList(query.version, [
         item(describedDeployment(namespace, target.name), mean),
       ]),
+      items: 1,
       observations,
     };
   }
@@ -170,10 +188,9 @@ export function answerMetricQuery(
     code: 200,
     body: metricValueList(
       query.version,
-      values.map(({ pod, value }) =>
-        item(describedPod(pod.namespace, pod.name), value),
-      ),
+      values.map(({ pod, value }) => item(describedPodOf(pod), value)),
     ),
+    items: values.length,
     observations:
       values.length === 0 && reasons.length > 0
         ? { ...observations, noValue: reasons.slice(0, REASONS_SHOWN) }
@@ -191,7 +208,7 @@ function measure(
   const values: { pod: PodForMetrics; value: number }[] = [];
   const reasons: string[] = [];
   for (const pod of pods) {
-    const result = podMetric(
+    const result = rememberedPodMetric(
       pod,
       usage.get(pod.name),
       query.metric,

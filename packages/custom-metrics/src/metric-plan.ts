@@ -26,7 +26,10 @@ import { metricNotFoundMessage, status, type StatusCode } from './status.js';
 /** What the adapter answers, and what it should count and log about it. */
 export interface MetricAnswer {
   code: 200 | StatusCode;
-  body: object;
+  /** The response body: JSON in UTF-8, ready to send. */
+  body: Buffer;
+  /** How many values the body holds: 0 for a Status or discovery. */
+  items: number;
   observations: MetricObservations;
 }
 
@@ -64,7 +67,12 @@ const NO_OBSERVATIONS: MetricObservations = {
 };
 
 const answered = (code: MetricAnswer['code'], body: object): MetricPlan => ({
-  answer: { code, body, observations: NO_OBSERVATIONS },
+  answer: {
+    code,
+    body: Buffer.from(JSON.stringify(body)),
+    items: 0,
+    observations: NO_OBSERVATIONS,
+  },
 });
 
 const notFound = (message: string) =>

@@ -19,6 +19,7 @@ export function formatMetricQuantity(value: number): string {
   }
   // BigInt keeps every digit: a double's own printing switches to an exponent at 10^21
   // and rounds long integers to their shortest round-trip digits.
+  if (Number.isSafeInteger(value)) return String(value);
   if (Number.isInteger(value)) return BigInt(value).toString();
   const millis = roundedUpMillis(value);
   if (millis % 1000n === 0n) return (millis / 1000n).toString();

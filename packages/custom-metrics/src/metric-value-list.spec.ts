@@ -1,3 +1,6 @@
+import fc from 'fast-check';
+import { METRIC_NAMES } from './metric-names.js';
+import { formatMetricQuantity } from './metric-quantity.js';
 import {
   describedPod,
   metricValueList,
@@ -31,7 +34,7 @@ const VALUES: MetricValue[] = [
 
 describe('metricValueList', () => {
   it('writes the v1beta2 shape', () => {
-    expect(metricValueList('v1beta2', VALUES)).toEqual({
+    expect(JSON.parse(metricValueList('v1beta2', VALUES).toString())).toEqual({
       kind: 'MetricValueList',
       apiVersion: 'custom.metrics.k8s.io/v1beta2',
       metadata: {},
@@ -71,7 +74,7 @@ describe('metricValueList', () => {
   });
 
   it('writes the v1beta1 shape: metricName, item-level selector, window', () => {
-    expect(metricValueList('v1beta1', VALUES)).toEqual({
+    expect(JSON.parse(metricValueList('v1beta1', VALUES).toString())).toEqual({
       kind: 'MetricValueList',
       apiVersion: 'custom.metrics.k8s.io/v1beta1',
       metadata: {},
@@ -109,16 +112,16 @@ describe('metricValueList', () => {
   it('keeps a null selector in the JSON text (no omitempty upstream)', () => {
     const [first] = VALUES;
     if (first === undefined) throw new Error('fixture');
-    const text = JSON.stringify(
-      metricValueList('v1beta2', [{ ...first, selector: undefined }]),
-    );
+    const text = metricValueList('v1beta2', [
+      { ...first, selector: undefined },
+    ]).toString();
     expect(text).toContain('"selector":null');
   });
 
   it.each(['v1beta1', 'v1beta2'] as const)(
     'answers an empty wildcard query in %s with no items',
     (version) => {
-      expect(metricValueList(version, [])).toEqual({
+      expect(JSON.parse(metricValueList(version, []).toString())).toEqual({
         kind: 'MetricValueList',
         apiVersion: `custom.metrics.k8s.io/${version}`,
         metadata: {},
@@ -130,9 +133,77 @@ describe('metricValueList', () => {
   it('prints memory bytes without an exponent', () => {
     const [first] = VALUES;
     if (first === undefined) throw new Error('fixture');
-    const list = metricValueList('v1beta2', [
-      { ...first, metric: 'memory_usage', value: 2 ** 53 },
-    ]) as { items: { value: string }[] };
+    const list = JSON.parse(
+      metricValueList('v1beta2', [
+        { ...first, metric: 'memory_usage', value: 2 ** 53 },
+      ]).toString(),
+    ) as { items: { value: string }[] };
     expect(list.items[0]?.value).toBe('9007199254740992');
   });
+
+  it.each(['v1beta1', 'v1beta2'] as const)(
+    'writes in %s exactly the bytes of JSON.stringify of the documented object',
+    (version) => {
+      const selector = fc.option(
+        fc.constantFrom(APP_SELECTOR, { matchLabels: { 'a"b': 'c\\d é' } }),
+        { nil: undefined },
+      );
+      const value = fc.record({
+        describedObject: fc.oneof(
+          fc
+            .tuple(fc.string({ unit: 'binary' }), fc.string())
+            .map(([namespace, name]) => describedPod(namespace, name)),
+          fc.constant(describedPod('shop', 'repeated')),
+        ),
+        metric: fc.constantFrom(...METRIC_NAMES),
+        selector,
+        timestamp: fc.constantFrom(
+          '2026-01-01T12:00:00Z',
+          '2026-01-01T12:00:01Z',
+        ),
+        windowSeconds: fc.constantFrom(15, 60),
+        value: fc.oneof(
+          fc.integer({ min: 0, max: 1000 }),
+          fc.double({ min: 0, max: 2 ** 60, noNaN: true }),
+        ),
+      });
+      fc.assert(
+        fc.property(fc.array(value, { maxLength: 8 }), (values) => {
+          expect(metricValueList(version, values)).toEqual(
+            Buffer.from(JSON.stringify(documented(version, values))),
+          );
+        }),
+      );
+    },
+  );
 });
+
+/** The object each version documents, field by field in Go's order: the oracle. */
+function documented(
+  version: 'v1beta1' | 'v1beta2',
+  values: readonly MetricValue[],
+): object {
+  return {
+    kind: 'MetricValueList',
+    apiVersion: `custom.metrics.k8s.io/${version}`,
+    metadata: {},
+    items: values.map((value) =>
+      version === 'v1beta2'
+        ? {
+            describedObject: value.describedObject,
+            metric: { name: value.metric, selector: value.selector ?? null },
+            timestamp: value.timestamp,
+            windowSeconds: value.windowSeconds,
+            value: formatMetricQuantity(value.value),
+          }
+        : {
+            describedObject: value.describedObject,
+            metricName: value.metric,
+            timestamp: value.timestamp,
+            window: value.windowSeconds,
+            value: formatMetricQuantity(value.value),
+            selector: value.selector ?? null,
+          },
+    ),
+  };
+}

@@ -118,7 +118,9 @@ describe('openApiV2', () => {
         { properties: Json }
       >;
       const prefix = `io.k8s.metrics.pkg.apis.custom_metrics.${version}`;
-      const list = metricValueList(version, [ITEM]) as Json;
+      const list = JSON.parse(
+        metricValueList(version, [ITEM]).toString(),
+      ) as Json;
       const [item] = list['items'] as Json[];
       expect(Object.keys(list).sort()).toEqual(
         Object.keys(

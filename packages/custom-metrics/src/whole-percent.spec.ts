@@ -54,9 +54,9 @@ function tandemAverage(millicores: readonly number[], request: number): number {
     sourceName: 'metrics.k8s.io',
     now: new Date(0),
   });
-  const values = (body as { items: { value: string }[] }).items.map((item) =>
-    parseCpuMillicores(item.value),
-  );
+  const values = (
+    JSON.parse(body.toString()) as { items: { value: string }[] }
+  ).items.map((item) => parseCpuMillicores(item.value));
   const total = values.reduce((sum, m) => sum + m, 0);
   return Math.floor(total / values.length) / 1000;
 }
