@@ -82,7 +82,7 @@ describe('tandem recommend', () => {
     expect(shuffled.stdout).toBe(sorted.stdout);
   });
 
-  it('prints an aligned table of quantities as kubectl shows them', () => {
+  it('prints an aligned table, memory in binary units (the JSON keeps exact bytes)', () => {
     const path = usageFile('table.csv', [
       ...steadyDay('web', '0.5', 524288000),
       ...steadyDay('worker', '0.5', 209715200),
@@ -94,26 +94,8 @@ describe('tandem recommend', () => {
       /^SERIES\s+SAMPLES\s+TARGET CPU\s+TARGET MEMORY\s+LOWER CPU/,
     );
     expect(lines.slice(1).map((line) => line.split(/\s+/))).toEqual([
-      [
-        'web',
-        '1440',
-        '587m',
-        '628694953',
-        '585m',
-        '627438575',
-        '1174m',
-        '1257826803',
-      ],
-      [
-        'worker',
-        '1440',
-        '587m',
-        '250Mi',
-        '585m',
-        '250Mi',
-        '1174m',
-        '496479408',
-      ],
+      ['web', '1440', '587m', '599.6Mi', '585m', '598.4Mi', '1174m', '1.171Gi'],
+      ['worker', '1440', '587m', '250Mi', '585m', '250Mi', '1174m', '473.5Mi'],
     ]);
     expect(new Set(lines.map((line) => line.length)).size).toBe(1);
   });
@@ -139,6 +121,45 @@ describe('tandem recommend', () => {
     expect(misuse.status).toBe(2);
     expect(misuse.stderr).toContain(
       "--output must be one of table, json, not 'yaml'",
+    );
+  });
+});
+
+describe('tandem synth', () => {
+  it('writes the same trace for the same seed, which tandem recommend reads', () => {
+    const args = ['synth', '--seed', '3', '--series', '5', '--days', '9'];
+    const first = tandem(...args, '--interval-seconds', '600');
+    const again = tandem(...args, '--interval-seconds', '600');
+    expect({ status: first.status, stderr: first.stderr }).toEqual({
+      status: 0,
+      stderr: '',
+    });
+    expect(again.stdout).toBe(first.stdout);
+    const path = join(scratch, 'synth.csv');
+    writeFileSync(path, first.stdout);
+    const result = tandem('recommend', '--usage', path, '--output', 'json');
+    expect(result.status).toBe(0);
+    const document = JSON.parse(result.stdout) as Record<
+      string,
+      { target: { cpu: string; memory: string } }
+    >;
+    expect(Object.keys(document).sort()).toEqual([
+      'batch-001',
+      'idle-004',
+      'leak-002',
+      'step-003',
+      'web-000',
+    ]);
+    // 9 days at 10 minutes: 1,296 samples a series.
+    const table = tandem('recommend', '--usage', path, '--no-progress');
+    expect(table.stdout).toMatch(/^web-000\s+1296\s/m);
+  });
+
+  it('refuses a value out of range, naming the flag', () => {
+    const result = tandem('synth', '--days', '0');
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain(
+      "--days must be a whole number from 1 to 366, not '0'",
     );
   });
 });

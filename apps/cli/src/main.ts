@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import {
   HELP_TEXT,
@@ -9,6 +10,7 @@ import { terminalProgress } from './progress.js';
 import { readUsageFile } from './read-usage-file.js';
 import { recommendAll } from './recommend.js';
 import { renderJson, renderTable } from './render.js';
+import { syntheticUsage } from './synthetic-usage.js';
 import { UsageCsvError } from './usage-csv.js';
 
 /** Runs the command line and returns the process exit code (0 ok, 1 bad input, 2 misuse). */
@@ -30,6 +32,9 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     case 'recommend':
       return recommend(command);
+    case 'synth':
+      await writeAll(syntheticUsage(command));
+      return 0;
   }
 }
 
@@ -63,6 +68,12 @@ async function recommend(
     }
     throw error;
   }
+}
+
+/** Writes each chunk to standard output, waiting whenever the pipe is full. */
+async function writeAll(chunks: Iterable<string>): Promise<void> {
+  for (const chunk of chunks)
+    if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
 }
 
 function isFileSystemError(error: unknown): error is NodeJS.ErrnoException {

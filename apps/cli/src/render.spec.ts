@@ -6,7 +6,7 @@ import {
   parseMemoryBytes,
 } from '@tandem/vpa-api';
 import type { SeriesRecommendation } from './recommend.js';
-import { renderJson, renderTable } from './render.js';
+import { binaryUnits, renderJson, renderTable } from './render.js';
 
 const BOUNDS = ['target', 'lowerBound', 'upperBound'] as const;
 
@@ -42,7 +42,7 @@ function dataFields(table: string): string[][] {
 }
 
 describe('renderTable', () => {
-  it('prints quantities as kubectl does: millicores, whole cores, exact binary suffixes', () => {
+  it('prints CPU as kubectl does and memory in binary units: millicores, whole cores, 600Mi, 599.6Mi', () => {
     const table = renderTable(
       new Map([
         [
@@ -58,17 +58,18 @@ describe('renderTable', () => {
     expect(table).toBe(
       [
         'SERIES  SAMPLES  TARGET CPU  TARGET MEMORY  LOWER CPU  LOWER MEMORY  UPPER CPU  UPPER MEMORY',
-        'web        1440        587m          600Mi          2           1Gi      1174m     628694953',
+        'web        1440        587m          600Mi          2           1Gi      1174m       599.6Mi',
         '',
       ].join('\n'),
     );
   });
 
-  it('writes every cell as one token that parses back to the recommended amount', () => {
+  it('writes every cell as one token that parses back to the recommended amount (memory within 0.05 %)', () => {
     const amounts = fc.record({
       cpuMillicores: fc.maxSafeNat(),
       memoryBytes: fc.oneof(
-        fc.maxSafeNat(),
+        // Up to 4 PiB: rounded to four digits, 2^53 itself would leave the safe integers.
+        fc.integer({ min: 0, max: 2 ** 52 }),
         // Exact multiples of KiB…GiB, which take a binary suffix.
         fc
           .tuple(
@@ -108,16 +109,18 @@ describe('renderTable', () => {
             expect(parseCpuMillicores(quantities[2 * bound] ?? '')).toBe(
               cpuMillicores,
             );
-            expect(parseMemoryBytes(quantities[2 * bound + 1] ?? '')).toBe(
-              memoryBytes,
-            );
+            expect(
+              Math.abs(
+                parseMemoryBytes(quantities[2 * bound + 1] ?? '') - memoryBytes,
+              ),
+            ).toBeLessThanOrEqual(Math.max(1, memoryBytes * 5e-4));
           });
         });
       }),
     );
   });
 
-  it('shows the same quantity strings the JSON document holds', () => {
+  it('shows the JSON document’s CPU strings, and its memory in binary units', () => {
     const recommendations = new Map([
       [
         'fresh',
@@ -139,10 +142,36 @@ describe('renderTable', () => {
         '1',
         ...BOUNDS.flatMap((bound) => [
           fresh?.[bound].cpu,
-          fresh?.[bound].memory,
+          binaryUnits(fresh?.[bound].memory ?? ''),
         ]),
       ],
     ]);
     expect(fresh?.upperBound).toEqual({ cpu: '100G', memory: '97656250000Ki' });
+  });
+});
+
+describe('binaryUnits', () => {
+  it.each([
+    ['628694953', '599.6Mi'],
+    ['250Mi', '250Mi'],
+    ['1257826803', '1.171Gi'],
+    ['512', '512'],
+    ['1024', '1Ki'],
+    ['3Gi', '3Gi'],
+    ['1.5Gi', '1.5Gi'],
+  ])('shows %s as %s', (memory, shown) => {
+    expect(binaryUnits(memory)).toBe(shown);
+  });
+
+  it('is one valid quantity within 0.05 % of the exact bytes', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 50 }), (bytes) => {
+        const shown = binaryUnits(String(bytes));
+        expect(shown).toMatch(/^[0-9.]+(Ki|Mi|Gi|Ti|Pi)?$/);
+        expect(Math.abs(parseMemoryBytes(shown) - bytes)).toBeLessThanOrEqual(
+          Math.max(1, bytes * 5e-4),
+        );
+      }),
+    );
   });
 });

@@ -22,11 +22,13 @@ export function renderJson(
 }
 
 /**
- * An aligned table for people, one series a row. Every quantity is the recommendation's own
- * string, which is already in Kubernetes' canonical form (what `kubectl` prints): CPU as
- * DecimalSI (`587m`, `2`), memory as BinarySI (`250Mi`, or plain bytes `628694953` when no
- * binary suffix divides it exactly). Each cell below the header is one whitespace-free token,
- * so `awk '{print $3}'` picks a column as it would from kubectl's output.
+ * An aligned table for people, one series a row. CPU is the recommendation's own string
+ * (`587m`, `2`); memory is shown in binary units to four significant digits (`599.6Mi`
+ * for 628694953 bytes, `250Mi` exactly), since a status holds plain bytes whenever no
+ * suffix divides them and nobody reads `628694953` at a glance; `--output json` keeps
+ * the exact strings. Each cell below the header is one whitespace-free token that is
+ * itself a valid quantity, so `awk '{print $3}'` picks a column as it would from kubectl's
+ * output and the value pastes into a manifest.
  */
 export function renderTable(
   recommendations: ReadonlyMap<string, SeriesRecommendation>,
@@ -46,10 +48,35 @@ export function renderTable(
     String(recommendation.samples),
     ...BOUNDS.flatMap((bound) => [
       recommendation[bound].cpu,
-      recommendation[bound].memory,
+      binaryUnits(recommendation[bound].memory),
     ]),
   ]);
   return formatColumns([header, ...rows]);
+}
+
+const BINARY_SUFFIXES = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
+
+/**
+ * Bytes (a status' memory string) in the largest binary unit they reach, to four
+ * significant digits with trailing zeros dropped: `628694953` → `599.6Mi`, `250Mi` →
+ * `250Mi`, `512` → `512`. A string that is not a plain or binary-suffixed count of bytes
+ * is shown as it is.
+ */
+export function binaryUnits(memory: string): string {
+  const match = /^([0-9]+)(Ki|Mi|Gi|Ti|Pi|Ei)?$/.exec(memory);
+  if (match === null) return memory;
+  const power =
+    match[2] === undefined
+      ? 0
+      : BINARY_SUFFIXES.indexOf(match[2] as (typeof BINARY_SUFFIXES)[number]) +
+        1;
+  const bytes = Number(match[1]) * 1024 ** power;
+  let unit = 0;
+  while (unit < BINARY_SUFFIXES.length && bytes >= 1024 ** (unit + 1))
+    unit += 1;
+  if (unit === 0) return String(bytes);
+  const value = Number((bytes / 1024 ** unit).toPrecision(4));
+  return `${value}${BINARY_SUFFIXES[unit - 1]}`;
 }
 
 /** Left-aligns the first column and right-aligns the numbers, two spaces apart. */

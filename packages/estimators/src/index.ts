@@ -45,3 +45,4 @@ export {
   scaleResourceAmount,
   toResourceAmount,
 } from './resource-amount.js';
+export { seededRandom } from './seeded-random.js';

@@ -5,7 +5,7 @@ import {
 } from '@tandem/histogram';
 import { medianMs } from './measure.js';
 import type { Figure } from './report.js';
-import { seededRandom } from './synthetic-usage.js';
+import { seededRandom } from '@tandem/estimators';
 
 const DAY_MS = 24 * 3600 * 1000;
 const SAMPLES_PER_RUN = 100_000;

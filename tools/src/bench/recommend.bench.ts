@@ -1,11 +1,7 @@
-import { recommendPod } from '@tandem/estimators';
+import { recommendPod, seededRandom } from '@tandem/estimators';
 import { medianOfRuns, retainedHeapBytes } from './measure.js';
 import type { Figure } from './report.js';
-import {
-  containerProfiles,
-  dayOfUsage,
-  seededRandom,
-} from './synthetic-usage.js';
+import { containerProfiles, dayOfUsage } from './synthetic-usage.js';
 
 const STATES = 50_000;
 

@@ -18,7 +18,7 @@ import {
   usageSnapshot,
   workloadSelector,
 } from './synthetic-cluster.js';
-import { seededRandom } from './synthetic-usage.js';
+import { seededRandom } from '@tandem/estimators';
 
 const WORKLOADS = 10_000;
 const WORKLOADS_PER_NAMESPACE = 100;

@@ -16,7 +16,7 @@ import { type ControlPlane, startControlPlane } from './control-plane.js';
 import { medianOfRuns } from './measure.js';
 import type { Figure } from './report.js';
 import { restoredWorkloads } from './startup-objects.js';
-import { seededRandom } from './synthetic-usage.js';
+import { seededRandom } from '@tandem/estimators';
 
 const VPAS = 1_000;
 const NAMESPACE = 'bench-startup';

@@ -1,20 +1,7 @@
 import { AggregateContainerState, ContainerState } from '@tandem/estimators';
 
-/**
- * Deterministic synthetic usage for benchmarks: every run sees the same numbers, so
- * figures differ only by the code and the machine.
- */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  // mulberry32: tiny, fast, and good enough to spread samples over buckets.
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Deterministic synthetic usage for benchmarks, drawn from `seededRandom`: every run sees
+// the same numbers, so figures differ only by the code and the machine.
 
 export interface ContainerUsageProfile {
   /** Typical CPU use in millicores and memory in bytes; samples vary around them. */

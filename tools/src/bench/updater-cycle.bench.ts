@@ -27,7 +27,7 @@ import {
 } from '@tandem/vpa-api';
 import { cpuMs, heapUsedAfterGc, median } from './measure.js';
 import type { Figure } from './report.js';
-import { seededRandom } from './synthetic-usage.js';
+import { seededRandom } from '@tandem/estimators';
 
 const NAMESPACES = 100;
 const VPAS_PER_NAMESPACE = 20;
