@@ -1,7 +1,7 @@
 // `npm run bench`: every speed and memory target of the project, measured on the built
 // packages (what production runs), printed as a table with the target each must meet.
 // `npm run bench -- <group> ...` runs only the groups named (see `groups` for the names).
-import { arch, cpus, totalmem } from 'node:os';
+import { arch, cpus, loadavg, totalmem } from 'node:os';
 import { findWorkspaceRoot } from '../workspace-root.js';
 import { admissionWebhookFigures } from './admission-webhook.bench.js';
 import { cliFigures } from './cli.bench.js';
@@ -13,7 +13,12 @@ import { recommendationFigures } from './recommend.bench.js';
 import { recommenderCycleFigures } from './recommender-cycle.bench.js';
 import { recommenderStartupFigures } from './recommender-startup.bench.js';
 import { updaterCycleFigures } from './updater-cycle.bench.js';
-import { formatFigures, meetsTarget, type Figure } from './report.js';
+import {
+  formatFigures,
+  machineLoad,
+  meetsTarget,
+  type Figure,
+} from './report.js';
 
 const root = findWorkspaceRoot();
 const groups: [string, () => Promise<Figure[]>][] = [
@@ -36,14 +41,17 @@ if (unknown.length > 0)
   throw new Error(
     `no benchmark group ${unknown.join(', ')}; the groups: ${groups.map(([group]) => group).join(', ')}`,
   );
+const startLoad = loadavg()[0] ?? 0;
 const figures: Figure[] = [];
 for (const [group, measure] of groups)
   if (only.length === 0 || only.includes(group))
     figures.push(...(await measure()));
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, ${arch()}, Node ${process.versions.node}`;
+const load = machineLoad(startLoad, loadavg()[0] ?? 0, cpus().length);
 process.stdout.write(
-  `Tandem benchmarks (${machine})\n\n${formatFigures(figures)}\n`,
+  `Tandem benchmarks (${machine}; ${load.summary})\n\n${formatFigures(figures)}\n`,
 );
+if (load.warning !== undefined) process.stdout.write(`\n${load.warning}\n`);
 const missed = figures.filter((figure) => !meetsTarget(figure));
 if (missed.length > 0) {
   process.stdout.write(`\n${missed.length} target(s) missed.\n`);

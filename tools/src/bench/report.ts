@@ -41,3 +41,23 @@ function formatNumber(value: number): string {
   if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
   return value.toPrecision(3);
 }
+
+/**
+ * How loaded the machine was (one-minute load averages at the start and the end of the
+ * run), and a warning when either was above half its cores: a latency or throughput
+ * measured then may be contention rather than the code.
+ */
+export function machineLoad(
+  startLoad: number,
+  endLoad: number,
+  cores: number,
+): { summary: string; warning?: string } {
+  const summary = `load average ${startLoad.toFixed(2)} at start, ${endLoad.toFixed(2)} at end`;
+  const busy = cores / 2;
+  return Math.max(startLoad, endLoad) > busy
+    ? {
+        summary,
+        warning: `The machine was busy (load average above ${busy}, half its ${cores} cores): these figures may hold contention; measure again on a quiet machine before comparing them.`,
+      }
+    : { summary };
+}
