@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { promisify } from 'node:util';
+import { isDeepStrictEqual, promisify } from 'node:util';
 import {
   AdmissionregistrationV1Api,
   CoordinationV1Api,
@@ -194,25 +194,30 @@ describeInstalled(
         command: ['sleep', 'infinity'],
         resources: declared,
       });
-      const webhookLogs = await installedLogs(kube, 'admission-webhook', 15);
+      const webhookLogs = await installedLogs(kube, 'admission-webhook', 40);
+      // The declared limit-to-request ratio (2) is kept.
+      const expected = {
+        resources: {
+          requests: { cpu: '120m', memory: '32Mi' },
+          limits: { cpu: '240m', memory: '64Mi' },
+        },
+        originals: { app: declared },
+      };
       for (const pod of pods) {
-        const context = `${describePod(pod)}; webhook:\n${webhookLogs}`;
-        expect({
-          resources: pod.spec?.containers[0]?.resources,
-          originals: JSON.parse(
-            pod.metadata?.annotations?.[PodAnnotation.originalResources] ??
-              'null',
-          ) as unknown,
-          context,
-        }).toEqual({
-          // The declared limit-to-request ratio (2) is kept.
-          resources: {
-            requests: { cpu: '120m', memory: '32Mi' },
-            limits: { cpu: '240m', memory: '64Mi' },
-          },
-          originals: { app: declared },
-          context,
-        });
+        const admitted = JSON.parse(
+          JSON.stringify({
+            resources: pod.spec?.containers[0]?.resources,
+            originals: JSON.parse(
+              pod.metadata?.annotations?.[PodAnnotation.originalResources] ??
+                'null',
+            ) as unknown,
+          }),
+        ) as unknown;
+        // Thrown whole rather than diffed, so the webhook's log lines all show.
+        if (!isDeepStrictEqual(admitted, expected))
+          throw new Error(
+            `${describePod(pod)} was admitted as ${JSON.stringify(admitted)}, not ${JSON.stringify(expected)}; webhook:\n${webhookLogs}`,
+          );
       }
     });
 

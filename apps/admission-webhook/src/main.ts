@@ -58,6 +58,8 @@ export async function main(
     onError: (cache, error) => recovered(cache)(error),
     targetSyncTimeoutMs: flags.cacheSyncDeadlineMs,
     listPageSize: flags.listPageSize,
+    // A pod's ReplicaSet is often younger than the watch that would bring it.
+    readTargetMisses: true,
   });
   const vpas = caches.collection('vpa');
   const limitRanges = caches.collection('limitrange');

@@ -59,6 +59,8 @@ export function clusterCaches(options: {
   targetSyncTimeoutMs?: number;
   /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
   listPageSize?: number;
+  /** GET a target controller its cache has not got yet (`targetCaches`; the webhook). */
+  readTargetMisses?: boolean;
 }): ClusterCaches {
   const {
     kubeConfig,
@@ -67,6 +69,7 @@ export function clusterCaches(options: {
     watch,
     targetSyncTimeoutMs,
     listPageSize,
+    readTargetMisses,
   } = options;
   const get = options.get ?? kubeGetJson(kubeConfig);
   const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
@@ -78,6 +81,7 @@ export function clusterCaches(options: {
     watch,
     syncTimeoutMs: targetSyncTimeoutMs,
     listPageSize,
+    readMisses: readTargetMisses,
     onError: (kind, error) => onError(`target-cache-${kind}`, error),
   });
   return {

@@ -232,6 +232,8 @@ describe('startHttpsServer', () => {
   });
 
   describe('rotation', () => {
+    // Up to 1,500 requests, half on fresh TLS connections: more than jest's default 5 s on
+    // a loaded machine (a CI run beside a kind cluster took longer), hence 30 s.
     it('switches to a new pair under load without a single failed request', async () => {
       await writePair(servingOne);
       const { url } = await start({ pollIntervalMs: 200 });
@@ -314,7 +316,7 @@ describe('startHttpsServer', () => {
         }),
       ]);
       expect(await expiryGauge()).toBe(certificateExpiry(servingTwo.certPem));
-    });
+    }, 30_000);
 
     it('follows a Kubernetes Secret volume swapping ..data', async () => {
       const version = async (name: string, pair: CertificatePair) => {

@@ -22,10 +22,17 @@ describe('targetCaches', () => {
   beforeEach(() => {
     lists = [];
     errors = [];
-    respond = async () => ({
-      metadata: { resourceVersion: '1' },
-      items: [deployment('web')],
-    });
+    // Lists hold `web`; of single objects the API server has `fresh` (created after the
+    // list) and nothing else.
+    respond = async (path) => {
+      if (path.includes('?'))
+        return {
+          metadata: { resourceVersion: '1' },
+          items: [deployment('web')],
+        };
+      if (path.endsWith('/fresh')) return deployment('fresh');
+      throw Object.assign(new Error(`GET ${path}: not found`), { code: 404 });
+    };
     caches = targetCaches({
       kubeConfig: new KubeConfig(),
       get: (path) => {
@@ -36,6 +43,7 @@ describe('targetCaches', () => {
       onError: (kind, error) => errors.push(`${kind}: ${String(error)}`),
       syncTimeoutMs: 200,
       watch: quietWatch,
+      readMisses: true,
     });
   });
   afterEach(() => caches.stop());
@@ -55,8 +63,31 @@ describe('targetCaches', () => {
     ).resolves.toBeUndefined();
     expect(lists).toEqual([
       '/apis/apps/v1/namespaces/team-a/deployments?limit=500',
+      '/apis/apps/v1/namespaces/team-a/deployments/missing',
     ]);
     expect(caches.hasSynced()).toBe(true);
+  });
+
+  it('reads a controller its cache has not got yet from the API server (created after the list)', async () => {
+    await expect(caches.read('Deployment', 'team-a', 'fresh')).resolves.toEqual(
+      {
+        ownerReferences: undefined,
+        selector: { matchLabels: { app: 'fresh' } },
+      },
+    );
+    expect(lists.at(-1)).toBe(
+      '/apis/apps/v1/namespaces/team-a/deployments/fresh',
+    );
+  });
+
+  it('rejects with the read’s error when that read fails other than 404', async () => {
+    await caches.synced('Deployment');
+    respond = async () => {
+      throw Object.assign(new Error('GET: overloaded'), { code: 429 });
+    };
+    await expect(caches.read('Deployment', 'team-a', 'other')).rejects.toThrow(
+      'overloaded',
+    );
   });
 
   it('gives up waiting for a first list that keeps failing, and is not ready meanwhile', async () => {

@@ -1,5 +1,6 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { ListWatchCache, WatchLike } from '../list-watch-cache.js';
+import { httpStatusOf } from '../api-errors.js';
 import { awaitFirstLists } from '../first-lists.js';
 import type { GetJson } from '../kube-get.js';
 import { watchedCollection } from '../watched-collection.js';
@@ -20,8 +21,12 @@ export const TARGET_CACHE_SYNC_TIMEOUT_MS = 30_000;
 
 export interface TargetCaches {
   /**
-   * The well-known controller `namespace/name` from its kind's list+watch cache, undefined
-   * when it does not exist; throws when the cache has not synced in time.
+   * The well-known controller `namespace/name` from its kind's list+watch cache, or, with
+   * `readMisses`, from the API server when the cache has not got it: a controller created
+   * a moment ago (the ReplicaSet whose first pods are under review) may reach the API
+   * server's other clients before this cache's watch delivers it, most of all while a
+   * cache that has just listed is still opening its watch. Undefined when it does not
+   * exist; throws when the cache has not synced in time or the read fails.
    */
   read(
     kind: WellKnownKind,
@@ -66,6 +71,7 @@ export function targetCaches({
   syncTimeoutMs = TARGET_CACHE_SYNC_TIMEOUT_MS,
   watch,
   listPageSize,
+  readMisses = false,
 }: {
   kubeConfig: KubeConfig;
   get: GetJson;
@@ -76,6 +82,8 @@ export function targetCaches({
   watch?: WatchLike;
   /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
   listPageSize?: number;
+  /** GET what a cache has not got (the webhook, whose pods' owners are seconds old). */
+  readMisses?: boolean;
 }): TargetCaches {
   const started = new Map<WellKnownKind, Started>();
   let stopped = false;
@@ -127,7 +135,11 @@ export function targetCaches({
     },
     synced,
     async read(kind, objectNamespace, name) {
-      const found = await object(kind, objectNamespace, name);
+      const cached = await object(kind, objectNamespace, name);
+      const found =
+        cached === undefined && readMisses
+          ? await readMissed(get, kind, objectNamespace, name)
+          : cached;
       return found === undefined
         ? undefined
         : wellKnownTarget(kind, found as ControllerObject);
@@ -139,4 +151,21 @@ export function targetCaches({
       await Promise.all([...started.values()].map(({ cache }) => cache.stop()));
     },
   };
+}
+
+/** One object its cache has not got, read from the API server; undefined on 404. */
+async function readMissed(
+  get: GetJson,
+  kind: WellKnownKind,
+  namespace: string,
+  name: string,
+): Promise<KubernetesObject | undefined> {
+  try {
+    return (await get(
+      `${collectionPath(kind, namespace)}/${encodeURIComponent(name)}`,
+    )) as KubernetesObject;
+  } catch (error) {
+    if (httpStatusOf(error) === 404) return undefined;
+    throw error;
+  }
 }

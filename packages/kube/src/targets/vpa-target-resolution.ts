@@ -84,9 +84,18 @@ export function vpaTargetResolution(options: {
   syncTimeoutMs?: number;
   /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
   listPageSize?: number;
+  /** See `targetCaches`: GET a controller its cache has not got yet (the webhook). */
+  readMisses?: boolean;
 }): VpaTargetResolution {
-  const { kubeConfig, namespace, onError, watch, syncTimeoutMs, listPageSize } =
-    options;
+  const {
+    kubeConfig,
+    namespace,
+    onError,
+    watch,
+    syncTimeoutMs,
+    listPageSize,
+    readMisses,
+  } = options;
   const get = options.get ?? kubeGetJson(kubeConfig);
   const caches = targetCaches({
     kubeConfig,
@@ -96,6 +105,7 @@ export function vpaTargetResolution(options: {
     watch,
     syncTimeoutMs,
     listPageSize,
+    readMisses,
   });
   const scales = scaleTargets({ get });
   const readers = { wellKnown: caches.read, scalable: scales.read };
