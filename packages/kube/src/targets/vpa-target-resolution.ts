@@ -87,26 +87,8 @@ export function vpaTargetResolution(options: {
   /** See `targetCaches`: GET a controller its cache has not got yet (the webhook). */
   readMisses?: boolean;
 }): VpaTargetResolution {
-  const {
-    kubeConfig,
-    namespace,
-    onError,
-    watch,
-    syncTimeoutMs,
-    listPageSize,
-    readMisses,
-  } = options;
-  const get = options.get ?? kubeGetJson(kubeConfig);
-  const caches = targetCaches({
-    kubeConfig,
-    get,
-    namespace,
-    onError,
-    watch,
-    syncTimeoutMs,
-    listPageSize,
-    readMisses,
-  });
+  const get = options.get ?? kubeGetJson(options.kubeConfig);
+  const caches = targetCaches({ ...options, get });
   const scales = scaleTargets({ get });
   const readers = { wellKnown: caches.read, scalable: scales.read };
   return {
