@@ -97,8 +97,8 @@ export function podTemplates({
       );
       const cache = caches.get(owner?.kind as OwnerKind);
       if (owner === undefined || cache === undefined) return undefined;
-      return cache.get(owner.name, pod.metadata?.namespace ?? '')?.spec
-        ?.template?.spec?.containers;
+      const found = cache.get(owner.name, pod.metadata?.namespace ?? '');
+      return found === undefined ? undefined : containers(found);
     },
     async start() {
       await Promise.all([...caches.values()].map((cache) => cache.start()));
