@@ -33,7 +33,8 @@ describe('parseCommandLine', () => {
       ['recommend', '--usage', 'u.csv', '--output', 'yaml'],
       "--output must be one of table, json, not 'yaml'",
     ],
-    [['replay'], "unknown command 'replay'"],
+    [['forecast'], "unknown command 'forecast'"],
+    [['replay'], 'replay needs --usage <file.csv>'],
     [['recommend', 'extra', '--usage', 'u.csv'], "unexpected argument 'extra'"],
   ])('rejects %j with a precise message', (argv, message) => {
     expect(() => parseCommandLine(argv)).toThrow(new UsageError(message));

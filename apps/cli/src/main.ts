@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { MissingDeclaredSizeError } from '@tandem/replay';
 import {
   HELP_TEXT,
   parseCommandLine,
@@ -9,6 +10,8 @@ import {
 import { terminalProgress } from './progress.js';
 import { readUsageFile } from './read-usage-file.js';
 import { recommendAll } from './recommend.js';
+import { replay } from './replay-command.js';
+import { renderStrategyList } from './render-strategies.js';
 import { renderJson, renderTable } from './render.js';
 import { syntheticUsage } from './synthetic-usage.js';
 import { UsageCsvError } from './usage-csv.js';
@@ -31,38 +34,56 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${await packageVersion()}\n`);
       return 0;
     case 'recommend':
-      return recommend(command);
+      return reportingInputErrors(() => recommend(command));
     case 'synth':
       await writeAll(syntheticUsage(command));
       return 0;
+    case 'list-strategies':
+      process.stdout.write(renderStrategyList());
+      return 0;
+    case 'replay':
+      return reportingInputErrors(() => replay(command));
   }
 }
 
 async function recommend(
   command: Extract<Command, { kind: 'recommend' }>,
-): Promise<number> {
+): Promise<void> {
   const progress = command.progress
     ? terminalProgress(`reading ${command.usageFile}`)
     : undefined;
+  const series = await readUsageFile(
+    command.usageFile,
+    progress?.update,
+  ).finally(() => progress?.done());
+  const recommendations = recommendAll(series);
+  process.stdout.write(
+    command.output === 'json'
+      ? renderJson(recommendations)
+      : renderTable(recommendations),
+  );
+}
+
+/**
+ * Runs a command that reads files: a malformed file, one that cannot be read, or a replay
+ * input that does not fit together is a message on stderr and exit code 1.
+ */
+async function reportingInputErrors(run: () => Promise<void>): Promise<number> {
   try {
-    const series = await readUsageFile(command.usageFile, progress?.update);
-    progress?.done();
-    const recommendations = recommendAll(series);
-    process.stdout.write(
-      command.output === 'json'
-        ? renderJson(recommendations)
-        : renderTable(recommendations),
-    );
+    await run();
     return 0;
   } catch (error) {
-    progress?.done();
     if (error instanceof UsageCsvError) {
-      process.stderr.write(`tandem: ${command.usageFile}: ${error.message}\n`);
+      process.stderr.write(`tandem: ${error.path}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof MissingDeclaredSizeError) {
+      process.stderr.write(`tandem: ${error.message}\n`);
       return 1;
     }
     if (isFileSystemError(error)) {
       process.stderr.write(
-        `tandem: cannot read ${command.usageFile}: ${error.message}\n`,
+        `tandem: cannot read ${error.path}: ${error.message}\n`,
       );
       return 1;
     }

@@ -1,4 +1,4 @@
-import type { ProgressListener } from './read-usage-file.js';
+import type { ProgressListener } from './csv-lines.js';
 
 /**
  * A one-line progress indicator on a terminal's standard error, redrawn in place at most

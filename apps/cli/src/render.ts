@@ -80,7 +80,7 @@ export function binaryUnits(memory: string): string {
 }
 
 /** Left-aligns the first column and right-aligns the numbers, two spaces apart. */
-function formatColumns(table: readonly string[][]): string {
+export function formatColumns(table: readonly string[][]): string {
   const widths =
     table[0]?.map((_, column) =>
       Math.max(...table.map((row) => row[column]?.length ?? 0)),

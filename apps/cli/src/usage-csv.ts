@@ -17,6 +17,8 @@ export const USAGE_CSV_HEADER = 'timestamp_s,series_id,cpu_cores,memory_bytes';
 /** A malformed usage file, located to the line a person can open in an editor. */
 export class UsageCsvError extends Error {
   override name = 'UsageCsvError';
+  /** The file, set by the reader that met the line. */
+  path = '';
   constructor(
     readonly lineNumber: number,
     readonly reason: string,
@@ -87,7 +89,8 @@ export function parseUsageRow(
   };
 }
 
-function parseUsageAmount(
+/** A CPU or memory cell as a whole, non-negative amount, or a UsageCsvError naming the column. */
+export function parseUsageAmount(
   text: string,
   column: string,
   parse: (quantity: string) => number,
@@ -110,6 +113,6 @@ function parseUsageAmount(
   return amount;
 }
 
-function stripLineEnd(line: string): string {
+export function stripLineEnd(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }

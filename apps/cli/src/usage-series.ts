@@ -1,4 +1,4 @@
-import type { UsageSample } from './usage-csv.js';
+import { UsageCsvError, type UsageSample } from './usage-csv.js';
 
 /** All samples of one series, column by column (compact and cache-friendly). */
 export interface UsageSeries {
@@ -7,16 +7,31 @@ export interface UsageSeries {
   readonly memoryBytes: number[];
 }
 
-/** Groups samples by series id, keeping first-seen order of the series. */
+/**
+ * Groups samples by series id, keeping first-seen order of the series. With `inTimeOrder`
+ * (a replay needs it) a sample older than its series' previous one is an error.
+ */
 export class UsageSeriesCollector {
   readonly series = new Map<string, UsageSeries>();
 
-  add(sample: UsageSample): void {
+  constructor(private readonly inTimeOrder = false) {}
+
+  add(sample: UsageSample, lineNumber: number): void {
     let series = this.series.get(sample.seriesId);
     if (series === undefined) {
       series = { timesMs: [], cpuMillicores: [], memoryBytes: [] };
       this.series.set(sample.seriesId, series);
     }
+    const previousMs = series.timesMs.at(-1);
+    if (
+      this.inTimeOrder &&
+      previousMs !== undefined &&
+      sample.timeMs < previousMs
+    )
+      throw new UsageCsvError(
+        lineNumber,
+        `time goes backwards in series '${sample.seriesId}': ${sample.timeMs / 1000} s after ${previousMs / 1000} s`,
+      );
     series.timesMs.push(sample.timeMs);
     series.cpuMillicores.push(sample.cpuMillicores);
     series.memoryBytes.push(sample.memoryBytes);

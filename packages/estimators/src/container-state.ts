@@ -1,5 +1,6 @@
 import { GO_ZERO_TIME_MS } from '@tandem/histogram';
 import type { AggregateContainerState } from './aggregate-container-state.js';
+import type { AggregationConfig } from './aggregation-config.js';
 import { scaleResourceAmount, toResourceAmount } from './resource-amount.js';
 
 /** One usage measurement of a live container: CPU in millicores, memory in bytes. */
@@ -103,11 +104,9 @@ export class ContainerState {
           `${isoTime(this.lastMemorySampleStart)}, more than one memory aggregation interval (${interval} ms) later`,
       );
     }
-    const { oomBumpUpRatio, oomMinBumpUpBytes } = this.aggregate.config;
-    const used = Math.max(requestedMemoryBytes, this.memoryPeak);
-    const needed = Math.max(
-      used + toResourceAmount(oomMinBumpUpBytes),
-      scaleResourceAmount(used, oomBumpUpRatio),
+    const needed = oomBumpedMemory(
+      Math.max(requestedMemoryBytes, this.memoryPeak),
+      this.aggregate.config,
     );
     return this.addMemorySample(timeMs, needed, true) ? needed : undefined;
   }
@@ -152,6 +151,20 @@ export class ContainerState {
     else this.memoryPeak = bytes;
     return true;
   }
+}
+
+/**
+ * The memory an OOM-killed container that used `usedBytes` needs, as upstream bumps it
+ * (`model/container.go`, `RecordOOM`): max(used + oomMinBumpUpBytes, used × oomBumpUpRatio).
+ */
+export function oomBumpedMemory(
+  usedBytes: number,
+  config: Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>,
+): number {
+  return Math.max(
+    usedBytes + toResourceAmount(config.oomMinBumpUpBytes),
+    scaleResourceAmount(usedBytes, config.oomBumpUpRatio),
+  );
 }
 
 function requireTime(timeMs: number): void {

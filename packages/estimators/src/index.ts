@@ -18,6 +18,7 @@ export {
 export {
   ContainerState,
   type ContainerUsageSample,
+  oomBumpedMemory,
   StaleOomError,
 } from './container-state.js';
 export {

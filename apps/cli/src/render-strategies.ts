@@ -1,0 +1,29 @@
+import { STRATEGIES, type ParameterSpec } from '@tandem/strategies';
+
+/** `tandem replay --list-strategies`: each strategy, its summary and its parameters. */
+export function renderStrategyList(): string {
+  const lines = [
+    'static     the declared sizes (replay only; needs --capacity)',
+  ];
+  for (const definition of STRATEGIES) {
+    lines.push(`${definition.name.padEnd(10)} ${definition.summary}`);
+    for (const [name, spec] of Object.entries(definition.parameters))
+      lines.push(
+        `             ${`${name}=${fallbackText(spec)}`.padEnd(32)} ${spec.summary}`,
+      );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function fallbackText(spec: ParameterSpec): string {
+  const value = spec.fallback;
+  if (typeof value === 'boolean') return String(value);
+  switch (spec.kind) {
+    case 'duration':
+      return `${value / 3_600_000}h`;
+    case 'memory':
+      return `${value / 1024 / 1024}Mi`;
+    default:
+      return String(value);
+  }
+}

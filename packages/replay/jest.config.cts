@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'replay',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'strategies',
+  preset: '../../jest.preset.js',
+};

@@ -1,0 +1,23 @@
+export { autopilot } from './autopilot.js';
+export { CONTAINER_MINIMUM, withUpdateBand } from './band.js';
+export { DecayedMax } from './decayed-max.js';
+export { configureStrategy, type StrategyDefinition } from './definition.js';
+export {
+  readParameters,
+  type ParameterSpec,
+  type ParameterSpecs,
+  type ParameterValues,
+} from './parameters.js';
+export {
+  DEFAULT_STRATEGY,
+  STRATEGIES,
+  strategyDefinition,
+} from './registry.js';
+export type {
+  ParameterValue,
+  Strategy,
+  StrategyRecommendation,
+  UsageModel,
+} from './strategy.js';
+export { upstream, upstreamConfigs, UpstreamModel } from './upstream.js';
+export { vivo } from './vivo.js';
