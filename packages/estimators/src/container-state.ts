@@ -39,8 +39,20 @@ export class ContainerState {
   private memoryPeak = 0;
   private oomPeak = 0;
 
-  constructor(aggregate: AggregateContainerState) {
+  /**
+   * Whether a window whose first peak was 0 bytes ignores later samples, as upstream's
+   * `addMemorySample` does (`pkg/recommender/model/container.go`). A cgroup's working set is
+   * never 0 while the container runs, so upstream rarely meets it; recorded traces that read
+   * 0 now and then (Bitbrains' active memory) lose whole days of peaks to it.
+   */
+  private readonly zeroPeakIgnoresWindow: boolean;
+
+  constructor(
+    aggregate: AggregateContainerState,
+    { zeroPeakIgnoresWindow = true }: { zeroPeakIgnoresWindow?: boolean } = {},
+  ) {
     this.aggregate = aggregate;
+    this.zeroPeakIgnoresWindow = zeroPeakIgnoresWindow;
   }
 
   /** End of the current memory aggregation window; GO_ZERO_TIME_MS before the first memory sample. */
@@ -123,7 +135,8 @@ export class ContainerState {
    * usage at the window's end. A higher sample in the same window replaces the filed peak;
    * a sample past the end opens the window containing it (windows stay aligned to the first
    * sample). Upstream quirks kept: a window whose first peak was 0 bytes ignores later
-   * samples, and an OOM sample may move lastMemorySampleStart back.
+   * samples (unless `zeroPeakIgnoresWindow` is off), and an OOM sample may move
+   * lastMemorySampleStart back.
    */
   private addMemorySample(
     timeMs: number,
@@ -137,7 +150,8 @@ export class ContainerState {
 
     if (timeMs < this.windowEnd) {
       const filedPeak = this.currentPeakBytes;
-      if (filedPeak === 0 || bytes <= filedPeak) return true;
+      if ((filedPeak === 0 && this.zeroPeakIgnoresWindow) || bytes <= filedPeak)
+        return true;
       this.aggregate.subtractMemoryPeak(this.windowEnd, filedPeak);
     } else {
       const interval = this.aggregate.config.memoryAggregationIntervalMs;

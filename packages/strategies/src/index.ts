@@ -3,6 +3,7 @@ export { CONTAINER_MINIMUM, withUpdateBand } from './band.js';
 export { DecayedMax } from './decayed-max.js';
 export { configureStrategy, type StrategyDefinition } from './definition.js';
 export {
+  parameterText,
   readParameters,
   type ParameterSpec,
   type ParameterSpecs,
@@ -19,5 +20,11 @@ export type {
   StrategyRecommendation,
   UsageModel,
 } from './strategy.js';
-export { upstream, upstreamConfigs, UpstreamModel } from './upstream.js';
+export { tandem } from './tandem.js';
+export {
+  upstream,
+  upstreamConfigs,
+  UpstreamModel,
+  upstreamStrategy,
+} from './upstream.js';
 export { vivo } from './vivo.js';

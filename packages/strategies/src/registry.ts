@@ -1,5 +1,6 @@
 import { autopilot } from './autopilot.js';
 import type { StrategyDefinition } from './definition.js';
+import { tandem } from './tandem.js';
 import { upstream } from './upstream.js';
 import { vivo } from './vivo.js';
 
@@ -8,6 +9,7 @@ export const STRATEGIES: readonly StrategyDefinition[] = [
   upstream,
   autopilot,
   vivo,
+  tandem,
 ];
 
 /** What a VPA without `tandem.dev/strategy` gets, unless the recommender's flag says otherwise. */

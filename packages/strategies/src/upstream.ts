@@ -42,7 +42,7 @@ export const upstream: StrategyDefinition = {
     margin: MARGIN_PARAMETER,
     ...OOM_PARAMETERS,
   },
-  create: (values) => upstreamStrategy('upstream', values),
+  create: (values) => upstreamStrategy('upstream', values, true),
 };
 
 /** Upstream's configuration with these parameter values. */
@@ -67,12 +67,20 @@ export function upstreamConfigs(values: ParameterValues): {
   };
 }
 
-function upstreamStrategy(name: string, values: ParameterValues): Strategy {
+/** Upstream's model with these parameters, and with or without its zero-peak quirk. */
+export function upstreamStrategy(
+  name: string,
+  values: ParameterValues,
+  zeroPeakIgnoresWindow: boolean,
+): Strategy {
   const { aggregation, recommender } = upstreamConfigs(values);
   return {
     name,
     parameters: values,
-    model: (startMs) => new UpstreamModel(startMs, aggregation, recommender),
+    model: (startMs) =>
+      new UpstreamModel(startMs, aggregation, recommender, {
+        zeroPeakIgnoresWindow,
+      }),
   };
 }
 
@@ -90,9 +98,10 @@ export class UpstreamModel implements UsageModel {
     startMs: number,
     aggregation: AggregationConfig,
     recommender: RecommenderConfig,
+    containerOptions: { zeroPeakIgnoresWindow?: boolean } = {},
   ) {
     this.aggregate = new AggregateContainerState(startMs, aggregation);
-    this.container = new ContainerState(this.aggregate);
+    this.container = new ContainerState(this.aggregate, containerOptions);
     this.aggregates = new Map([[CONTAINER, this.aggregate]]);
     this.config = recommender;
   }
