@@ -87,7 +87,7 @@ async function recommendFigure(
 }
 
 /** Runs a command to its end, its standard output into `outputFile` (or dropped); resolves with its wall time. */
-function run(
+export function run(
   command: string,
   args: readonly string[],
   outputFile?: string,

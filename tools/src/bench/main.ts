@@ -12,6 +12,7 @@ import { metricsAdapterFigures } from './metrics-adapter.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
 import { recommenderCycleFigures } from './recommender-cycle.bench.js';
 import { recommenderStartupFigures } from './recommender-startup.bench.js';
+import { replayFigures } from './replay.bench.js';
 import { updaterCycleFigures } from './updater-cycle.bench.js';
 import {
   formatFigures,
@@ -28,6 +29,7 @@ const groups: [string, () => Promise<Figure[]>][] = [
   ['recommender-cycle', recommenderCycleFigures],
   ['updater-cycle', updaterCycleFigures],
   ['cli', () => cliFigures(root)],
+  ['replay', () => replayFigures(root)],
   ['recommender-startup', () => recommenderStartupFigures(root)],
   ['admission-webhook', () => admissionWebhookFigures(root)],
   ['metrics-adapter', () => metricsAdapterFigures(root)],
