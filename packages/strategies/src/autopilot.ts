@@ -1,8 +1,10 @@
 import { oomBumpedMemory, toResourceAmount } from '@tandem/estimators';
 import {
+  CheckpointError,
   CPU_HISTOGRAM_OPTIONS,
   DecayingHistogram,
   MIN_SAMPLE_WEIGHT,
+  type HistogramCheckpoint,
 } from '@tandem/histogram';
 import { CONTAINER_MINIMUM, plusMargin, withUpdateBand } from './band.js';
 import {
@@ -13,7 +15,7 @@ import {
   percentileParameter,
   type OomSettings,
 } from './common-parameters.js';
-import { DecayedMax } from './decayed-max.js';
+import { DecayedMax, type DecayedMaxSaved } from './decayed-max.js';
 import type { StrategyDefinition } from './definition.js';
 import { numberParameter, type ParameterValues } from './parameters.js';
 import type { StrategyRecommendation, UsageModel } from './strategy.js';
@@ -42,7 +44,18 @@ export const autopilot: StrategyDefinition = {
   }),
 };
 
-class AutopilotModel implements UsageModel {
+/** What an {@link AutopilotModel} keeps, as JSON (the live recommender checkpoints it). */
+export interface AutopilotSaved {
+  readonly cpuHistogram: HistogramCheckpoint;
+  readonly memoryMax: DecayedMaxSaved;
+  readonly lastMemoryBytes: number;
+}
+
+/**
+ * One container under autopilot. The live recommender feeds CPU and memory separately (its
+ * samples arrive so), `tandem replay` through {@link addUsage}.
+ */
+export class AutopilotModel implements UsageModel {
   private readonly cpu: DecayingHistogram;
   private readonly memory: DecayedMax;
   private readonly cpuPercentile: number;
@@ -62,9 +75,52 @@ class AutopilotModel implements UsageModel {
   }
 
   addUsage(timeMs: number, cpuMillicores: number, memoryBytes: number): void {
+    this.addCpu(timeMs, cpuMillicores);
+    this.addMemory(timeMs, memoryBytes);
+  }
+
+  addCpu(timeMs: number, cpuMillicores: number): void {
     this.cpu.addSample(cpuMillicores / 1000, MIN_SAMPLE_WEIGHT, timeMs);
+  }
+
+  addMemory(timeMs: number, memoryBytes: number): void {
     this.memory.add(timeMs, memoryBytes);
     this.lastMemoryBytes = memoryBytes;
+  }
+
+  save(): AutopilotSaved {
+    return {
+      cpuHistogram: this.cpu.saveCheckpoint(),
+      memoryMax: this.memory.save(),
+      lastMemoryBytes: this.lastMemoryBytes,
+    };
+  }
+
+  /**
+   * The model `save` wrote, under these parameter values; a CheckpointError naming the bad
+   * field otherwise. The CPU histogram comes back as upstream's checkpoint codec stores it.
+   */
+  static restore(values: ParameterValues, saved: unknown): AutopilotModel {
+    if (typeof saved !== 'object' || saved === null)
+      throw new CheckpointError('', 'autopilot state is not an object');
+    const fields = saved as Partial<Record<keyof AutopilotSaved, unknown>>;
+    const model = new AutopilotModel(values);
+    try {
+      model.cpu.loadCheckpoint(fields.cpuHistogram);
+    } catch (error) {
+      throw error instanceof CheckpointError
+        ? error.within('cpuHistogram')
+        : error;
+    }
+    model.memory.restore(fields.memoryMax);
+    const last = fields.lastMemoryBytes;
+    if (typeof last !== 'number' || !Number.isSafeInteger(last) || last < 0)
+      throw new CheckpointError(
+        'lastMemoryBytes',
+        `must be whole bytes >= 0, got ${JSON.stringify(last)}`,
+      );
+    model.lastMemoryBytes = last;
+    return model;
   }
 
   recordOom(timeMs: number, requestedMemoryBytes: number): void {

@@ -27,4 +27,16 @@ export {
   UpstreamModel,
   upstreamStrategy,
 } from './upstream.js';
-export { vivo } from './vivo.js';
+export { vivo, vivoRecommendation } from './vivo.js';
+export {
+  decodeStrategyState,
+  encodeStrategyState,
+  liveStrategyState,
+  STRATEGY_STATE_ANNOTATION,
+  type LiveStrategyState,
+} from './live-state.js';
+export {
+  containerStrategy,
+  STRATEGY_ANNOTATION,
+  vpaStrategy,
+} from './vpa-strategy.js';

@@ -53,22 +53,17 @@ export const vivo: StrategyDefinition = {
 
 class VivoModel implements UsageModel {
   private readonly upstream: UpstreamModel;
-  private readonly coefficient: number;
-  private readonly multiplier: number;
-  private readonly memory: boolean;
-  private readonly historyMs: number;
   private firstSampleMs: number | undefined;
 
-  constructor(startMs: number, values: ParameterValues) {
+  constructor(
+    startMs: number,
+    private readonly values: ParameterValues,
+  ) {
     this.upstream = new UpstreamModel(
       startMs,
       DEFAULT_AGGREGATION_CONFIG,
       DEFAULT_RECOMMENDER_CONFIG,
     );
-    this.coefficient = numberParameter(values, 'coefficient');
-    this.multiplier = numberParameter(values, 'multiplier');
-    this.memory = values['memory'] === true;
-    this.historyMs = numberParameter(values, 'history');
   }
 
   addUsage(timeMs: number, cpuMillicores: number, memoryBytes: number): void {
@@ -84,31 +79,49 @@ class VivoModel implements UsageModel {
     timeMs: number,
     declared: ResourceAmounts | undefined,
   ): StrategyRecommendation {
-    const fromHistory = this.upstream.recommend();
-    if (declared === undefined) return fromHistory;
-    const young =
-      this.firstSampleMs === undefined ||
-      timeMs - this.firstSampleMs < this.historyMs;
-    if (young) {
-      const start = scaleAmounts(declared, this.coefficient);
-      const amounts = this.memory
-        ? start
-        : { ...start, memory: declared.memory };
-      return { target: amounts, lowerBound: amounts, upperBound: amounts };
-    }
-    const shape = (amounts: ResourceAmounts): ResourceAmounts => {
-      const scaled = scaleAmounts(amounts, this.multiplier);
-      return {
-        cpu: Math.min(scaled.cpu, declared.cpu),
-        memory: this.memory
-          ? Math.min(scaled.memory, declared.memory)
-          : declared.memory,
-      };
-    };
-    return {
-      target: shape(fromHistory.target),
-      lowerBound: shape(fromHistory.lowerBound),
-      upperBound: shape(fromHistory.upperBound),
-    };
+    return vivoRecommendation(
+      this.values,
+      this.upstream.recommend(),
+      declared,
+      this.firstSampleMs === undefined ? 0 : timeMs - this.firstSampleMs,
+    );
   }
+}
+
+/**
+ * vivo's rules applied to upstream's recommendation `fromHistory` for a container that
+ * declared `declared` and has `historyMs` of usage history: what the live recommender
+ * computes from upstream's aggregate, and `tandem replay` from its own model.
+ */
+export function vivoRecommendation(
+  values: ParameterValues,
+  fromHistory: StrategyRecommendation,
+  declared: ResourceAmounts | undefined,
+  historyMs: number,
+): StrategyRecommendation {
+  if (declared === undefined) return fromHistory;
+  const memory = values['memory'] === true;
+  if (historyMs < numberParameter(values, 'history')) {
+    const start = scaleAmounts(
+      declared,
+      numberParameter(values, 'coefficient'),
+    );
+    const amounts = memory ? start : { ...start, memory: declared.memory };
+    return { target: amounts, lowerBound: amounts, upperBound: amounts };
+  }
+  const multiplier = numberParameter(values, 'multiplier');
+  const shape = (amounts: ResourceAmounts): ResourceAmounts => {
+    const scaled = scaleAmounts(amounts, multiplier);
+    return {
+      cpu: Math.min(scaled.cpu, declared.cpu),
+      memory: memory
+        ? Math.min(scaled.memory, declared.memory)
+        : declared.memory,
+    };
+  };
+  return {
+    target: shape(fromHistory.target),
+    lowerBound: shape(fromHistory.lowerBound),
+    upperBound: shape(fromHistory.upperBound),
+  };
 }

@@ -1,0 +1,127 @@
+import type { ResourceAmounts } from '@tandem/estimators';
+import { CheckpointError } from '@tandem/histogram';
+import { AutopilotModel } from './autopilot.js';
+import type {
+  ParameterValue,
+  Strategy,
+  StrategyRecommendation,
+} from './strategy.js';
+
+/**
+ * The checkpoint annotation holding a strategy's own state. Upstream's recommender reads
+ * only a checkpoint's `spec` and `status` (`pkg/recommender/input/cluster_feeder.go`,
+ * `setVpaCheckpoint`), so the state rides beside the histograms without changing them.
+ */
+export const STRATEGY_STATE_ANNOTATION = 'tandem.dev/strategy-state';
+
+/** Bumped when the JSON below changes shape; another version is ignored, never misread. */
+export const STRATEGY_STATE_VERSION = 1;
+
+/**
+ * What a strategy keeps per container beyond upstream's aggregate, in the live
+ * recommender. Samples arrive one resource at a time there.
+ */
+export interface LiveStrategyState {
+  addCpu(timeMs: number, cpuMillicores: number): void;
+  addMemory(timeMs: number, memoryBytes: number): void;
+  recordOom(timeMs: number, requestedMemoryBytes: number): void;
+  /** Whether any sample arrived: an empty state has nothing to recommend from. */
+  readonly empty: boolean;
+  recommend(
+    timeMs: number,
+    declared: ResourceAmounts | undefined,
+  ): StrategyRecommendation;
+  save(): unknown;
+}
+
+/** A fresh state for `strategy`, or undefined when it reads upstream's aggregate only. */
+export function liveStrategyState(
+  strategy: Strategy,
+): LiveStrategyState | undefined {
+  return strategy.name === 'autopilot'
+    ? autopilotState(new AutopilotModel(strategy.parameters))
+    : undefined;
+}
+
+function autopilotState(
+  model: AutopilotModel,
+  startsEmpty = true,
+): LiveStrategyState {
+  let empty = startsEmpty;
+  return {
+    addCpu: (timeMs, cpuMillicores) => {
+      empty = false;
+      model.addCpu(timeMs, cpuMillicores);
+    },
+    addMemory: (timeMs, memoryBytes) => model.addMemory(timeMs, memoryBytes),
+    recordOom: (timeMs, bytes) => model.recordOom(timeMs, bytes),
+    get empty() {
+      return empty;
+    },
+    recommend: (timeMs) => model.recommend(timeMs),
+    save: () => model.save(),
+  };
+}
+
+interface Envelope {
+  readonly version: number;
+  readonly strategy: string;
+  readonly parameters: Readonly<Record<string, ParameterValue>>;
+  readonly state: unknown;
+}
+
+/** The annotation text for `state` of a container under `strategy`. */
+export function encodeStrategyState(
+  strategy: Strategy,
+  state: LiveStrategyState,
+): string {
+  const envelope: Envelope = {
+    version: STRATEGY_STATE_VERSION,
+    strategy: strategy.name,
+    parameters: strategy.parameters,
+    state: state.save(),
+  };
+  return JSON.stringify(envelope);
+}
+
+/**
+ * The state an annotation holds for `strategy`: `{stale}` when it was written for another
+ * strategy, other parameters or another version (the state starts afresh, as a new VPA's
+ * does), a CheckpointError naming the field when it is unreadable.
+ */
+export function decodeStrategyState(
+  strategy: Strategy,
+  text: string,
+): { state: LiveStrategyState } | { stale: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CheckpointError(
+      STRATEGY_STATE_ANNOTATION,
+      `not JSON (${(error as Error).message})`,
+    );
+  }
+  if (typeof parsed !== 'object' || parsed === null)
+    throw new CheckpointError(STRATEGY_STATE_ANNOTATION, 'not a JSON object');
+  const envelope = parsed as Partial<Envelope>;
+  if (envelope.version !== STRATEGY_STATE_VERSION)
+    return { stale: `version ${JSON.stringify(envelope.version)}` };
+  if (envelope.strategy !== strategy.name || strategy.name !== 'autopilot')
+    return {
+      stale: `written for strategy ${JSON.stringify(envelope.strategy)}`,
+    };
+  if (
+    JSON.stringify(envelope.parameters) !== JSON.stringify(strategy.parameters)
+  )
+    return { stale: 'written with other parameters' };
+  try {
+    const model = AutopilotModel.restore(strategy.parameters, envelope.state);
+    // Saved state came from samples, so a restored one is never empty.
+    return { state: autopilotState(model, false) };
+  } catch (error) {
+    throw error instanceof CheckpointError
+      ? error.within(`${STRATEGY_STATE_ANNOTATION}.state`)
+      : error;
+  }
+}
