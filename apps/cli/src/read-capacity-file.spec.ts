@@ -123,8 +123,12 @@ describe('readCapacityFile', () => {
       "line 2: timestamp_s 'later' is not a finite number of seconds",
     ],
     [[USAGE_HEADER, '1,,0.5,1024'], 2, 'line 2: series_id is empty'],
-    [[USAGE_HEADER, '1,a,-1,1024'], 2, "line 2: cpu '-1' is negative"],
-    [[USAGE_HEADER, '1,a,1,-1Gi'], 2, "line 2: memory '-1Gi' is negative"],
+    [[USAGE_HEADER, '1,a,-1,1024'], 2, "line 2: cpu_cores '-1' is negative"],
+    [
+      [USAGE_HEADER, '1,a,1,-1Gi'],
+      2,
+      "line 2: memory_bytes '-1Gi' is negative",
+    ],
     [
       [USAGE_HEADER, '100,a,1,1Gi', '50,b,1,1Gi', '200,a,1,1Gi', '150,a,2,1Gi'],
       5,
@@ -145,6 +149,8 @@ describe('readCapacityFile', () => {
 
   it('names the column of an unparseable amount', async () => {
     const error = await failure(file([USAGE_HEADER, '1,a,lots,1Gi']));
-    expect(error.message).toMatch(/^line 2: cpu 'lots' is not a number: /);
+    expect(error.message).toMatch(
+      /^line 2: cpu_cores 'lots' is not a number: /,
+    );
   });
 });

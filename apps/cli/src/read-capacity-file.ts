@@ -29,21 +29,20 @@ export async function readCapacityFile(
     { timesMs: number[]; sizes: { cpu: number; memory: number }[] }
   >();
   let columns: Record<Field, number> | undefined;
-  let width = 0;
+  let header: string[] = [];
   await forEachLine(path, (line, lineNumber) => {
     const text = stripLineEnd(line);
     if (lineNumber === 1) {
-      const header = text.replace(/^\uFEFF/, '').split(',');
+      header = text.replace(/^\uFEFF/, '').split(',');
       columns = headerColumns(header);
-      width = header.length;
       return;
     }
     if (text.trim() === '' || columns === undefined) return;
     const fields = text.split(',');
-    if (fields.length !== width)
+    if (fields.length !== header.length)
       throw new UsageCsvError(
         lineNumber,
-        `expected ${width} comma-separated fields, found ${fields.length}`,
+        `expected ${header.length} comma-separated fields, found ${fields.length}`,
       );
     const timeText = fields[columns.time] ?? '';
     const seconds = Number(timeText);
@@ -71,13 +70,13 @@ export async function readCapacityFile(
     series.sizes.push({
       cpu: parseUsageAmount(
         fields[columns.cpu] ?? '',
-        'cpu',
+        header[columns.cpu] ?? 'cpu',
         parseCpuMillicores,
         lineNumber,
       ),
       memory: parseUsageAmount(
         fields[columns.memory] ?? '',
-        'memory',
+        header[columns.memory] ?? 'memory',
         parseMemoryBytes,
         lineNumber,
       ),
