@@ -37,7 +37,53 @@ function expectDenied(result: AdmissionResult, message: string): void {
   expect(result.review?.response.patch).toBeUndefined();
 }
 
+function annotated(annotations: Record<string, string>): VerticalPodAutoscaler {
+  const vpa = valid();
+  vpa.metadata = { ...vpa.metadata, annotations };
+  return vpa;
+}
+
 describe('admit: VPA validation', () => {
+  it('accepts a known strategy with its parameters', async () => {
+    const result = await admit(
+      vpaReview(
+        annotated({
+          'tandem.dev/strategy': 'autopilot',
+          'tandem.dev/cpu-half-life': '6h',
+        }),
+      ),
+      contextWith(),
+    );
+    expect(result).toMatchObject({ outcome: 'skipped', message: 'VPA valid' });
+  });
+
+  it('rejects an unknown strategy, naming the ones that exist', async () => {
+    const result = await admit(
+      vpaReview(annotated({ 'tandem.dev/strategy': 'autopilto' })),
+      contextWith(),
+    );
+    expectDenied(
+      result,
+      "metadata.annotations[tandem.dev/strategy]: unknown strategy 'autopilto': choose one of upstream, autopilot, vivo, tandem",
+    );
+  });
+
+  it('rejects a parameter the strategy does not have', async () => {
+    const result = await admit(
+      vpaReview(
+        annotated({
+          'tandem.dev/strategy': 'vivo',
+          'tandem.dev/coeficient': '0.3',
+        }),
+      ),
+      contextWith(),
+    );
+    expectDenied(
+      result,
+      "metadata.annotations[tandem.dev/coeficient]: strategy 'vivo' has no parameter 'coeficient' (it has coefficient, multiplier, memory, history)",
+    );
+  });
+
   it('accepts a valid VPA unchanged', async () => {
     const result = await admit(vpaReview(valid()), contextWith());
     expect(result).toMatchObject({

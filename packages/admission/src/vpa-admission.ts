@@ -1,3 +1,4 @@
+import { DEFAULT_STRATEGY, vpaStrategy } from '@tandem/strategies';
 import {
   UpdateMode,
   VPA_API_GROUP,
@@ -62,11 +63,12 @@ export function admitVpa(
     });
   }
   const oldObject = operation === 'UPDATE' ? request.oldObject : undefined;
-  const { errors, warnings } = validateVerticalPodAutoscaler(
+  const { errors: fieldErrors, warnings } = validateVerticalPodAutoscaler(
     object,
     isAbsent(oldObject) ? undefined : oldObject,
     isRecord(featureGates) ? featureGates : {},
   );
+  const errors = [...fieldErrors, ...strategyErrors(object)];
   const warningsField = warnings.length > 0 ? { warnings } : {};
   if (errors.length > 0) {
     const status = invalidStatus(errors, vpaName);
@@ -92,6 +94,25 @@ export function admitVpa(
     }
   }
   return allow('skipped', 'VPA valid', warningsField);
+}
+
+/**
+ * The `tandem.dev/strategy` annotation and its parameters, read as the recommender reads
+ * them. The default strategy stands in for the recommender's `--default-strategy`, which
+ * the webhook cannot see: it only matters for a VPA without the annotation, and such a VPA
+ * may carry no parameter, so the choice never changes the verdict.
+ */
+function strategyErrors(object: unknown): FieldError[] {
+  if (!isRecord(object) || !isRecord(object['metadata'])) return [];
+  const annotations = object['metadata']['annotations'];
+  if (!isRecord(annotations)) return [];
+  const texts: Record<string, string> = {};
+  for (const [key, value] of Object.entries(annotations))
+    if (typeof value === 'string') texts[key] = value;
+  const read = vpaStrategy(texts, DEFAULT_STRATEGY);
+  return 'error' in read
+    ? [{ type: 'FieldValueInvalid', path: '', message: read.error }]
+    : [];
 }
 
 /** Upstream's only VPA mutation: an absent `spec.updatePolicy` becomes `{updateMode: Recreate}`. */
