@@ -109,6 +109,52 @@ function describe(spec: ParameterSpec, value: number): string {
   }
 }
 
+/** Duration units from the largest, for the shortest exact text of a duration. */
+const DURATION_UNITS: readonly (readonly [string, number])[] = [
+  ['h', 3_600_000],
+  ['m', 60_000],
+  ['s', 1000],
+];
+
+/**
+ * The text `readParameters` reads back as `value`: the inverse of the parser, so a
+ * strategy's parameters in force can be handed to `configureStrategy` again (durations in
+ * the largest unit that divides them, memory in bytes).
+ */
+export function parameterText(
+  spec: ParameterSpec,
+  value: ParameterValue,
+): string {
+  if (typeof value === 'boolean') return String(value);
+  switch (spec.kind) {
+    case 'duration': {
+      const unit = DURATION_UNITS.find(([, ms]) => value % ms === 0);
+      return unit === undefined
+        ? `${plainDecimal(value)}ms`
+        : `${value / unit[1]}${unit[0]}`;
+    }
+    case 'memory':
+      return String(value);
+    default:
+      return plainDecimal(value);
+  }
+}
+
+/**
+ * `value` without an exponent, which the number and duration parsers do not take: the
+ * shortest digits that read back as the same double, shifted into place.
+ */
+function plainDecimal(value: number): string {
+  const [mantissa = '', exponentText] = String(value).split('e');
+  if (exponentText === undefined) return mantissa;
+  const sign = value < 0 ? '-' : '';
+  const [whole = '', fraction = ''] = mantissa.replace('-', '').split('.');
+  const exponent = Number(exponentText);
+  return exponent < 0
+    ? `${sign}0.${'0'.repeat(-exponent - 1)}${whole}${fraction}`
+    : `${sign}${whole}${fraction}${'0'.repeat(exponent - fraction.length)}`;
+}
+
 /** A number parameter's value (the specs guarantee the kind). */
 export function numberParameter(values: ParameterValues, name: string): number {
   const value = values[name];
