@@ -39,7 +39,9 @@ export function warmupFor(spanMs: number): number | undefined {
  * memory request), which the strategy hears as upstream's recommender hears one; fed to the
  * strategy; and followed by a recommendation the apply rule may hand to the pod. Without a
  * declared size the pod starts at the strategy's first recommendation. Returns undefined
- * for a series too short to score.
+ * for a series too short to score. `onStep`, when given, hears every sample's time with
+ * the request in force at it, warm-up included, from the first sample that has one on (so
+ * not at all for a series too short to score).
  */
 export function replaySeries(
   seriesId: string,
@@ -47,6 +49,7 @@ export function replaySeries(
   declared: DeclaredSizes | undefined,
   strategy: Strategy,
   mode: ApplyMode,
+  onStep?: (timeMs: number, request: ResourceAmounts) => void,
 ): SeriesScore | undefined {
   const { timesMs, cpuMillicores, memoryBytes } = samples;
   const count = timesMs.length;
@@ -69,6 +72,7 @@ export function replaySeries(
     const scored = nowMs >= scoreFromMs;
     let quickOom = false;
     if (request !== undefined) {
+      onStep?.(nowMs, request);
       if (scored)
         score.addStep(
           stepMs(timesMs, i),
