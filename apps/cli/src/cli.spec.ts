@@ -315,7 +315,7 @@ describe('tandem replay', () => {
     );
     expect(result.status).toBe(1);
     expect(result.stderr).toBe(
-      `tandem: ${capacity}: line 2: cpu '-1' is negative\n`,
+      `tandem: ${capacity}: line 2: cpu_cores '-1' is negative\n`,
     );
   });
 
