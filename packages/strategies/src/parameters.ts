@@ -34,7 +34,8 @@ export function readParameters(
   for (const [name, spec] of Object.entries(specs))
     values[name] = spec.fallback;
   for (const [name, text] of Object.entries(texts)) {
-    const spec = specs[name];
+    // Own names only: `toString` is no parameter, whatever Object.prototype says.
+    const spec = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (spec === undefined) {
       const known = Object.keys(specs);
       return {
@@ -99,14 +100,8 @@ function parseNumberOfKind(
 }
 
 function describe(spec: ParameterSpec, value: number): string {
-  switch (spec.kind) {
-    case 'duration':
-      return `${value / 3_600_000}h`;
-    case 'memory':
-      return `${value} bytes`;
-    default:
-      return String(value);
-  }
+  const text = parameterText(spec, value);
+  return spec.kind === 'memory' ? `${text} bytes` : text;
 }
 
 /** Duration units from the largest, for the shortest exact text of a duration. */
