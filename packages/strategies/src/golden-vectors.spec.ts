@@ -145,6 +145,14 @@ describe('golden vectors: three days of a 4-step CPU cycle and a 400/600 MiB day
     });
   });
 
+  it('vivo floors at the container minimum, unless the declared size is below it', () => {
+    const vivoModel = model(vivo, { memory: 'true', coefficient: '0.01' });
+    const floored = { cpu: 25, memory: 250 * MIB };
+    expect(vivoModel.recommend(T0, DECLARED).target).toEqual(floored);
+    const tiny = { cpu: 10, memory: 100 * MIB };
+    expect(vivoModel.recommend(T0, tiny).target).toEqual(tiny);
+  });
+
   it("vivo without a declared size gives upstream's recommendation", () => {
     const vivoModel = model(vivo);
     const upstreamModel = model(upstream);

@@ -3,7 +3,7 @@ import {
   DEFAULT_RECOMMENDER_CONFIG,
   type ResourceAmounts,
 } from '@tandem/estimators';
-import { scaleAmounts } from './band.js';
+import { CONTAINER_MINIMUM, scaleAmounts } from './band.js';
 import { halfLifeParameter } from './common-parameters.js';
 import type { StrategyDefinition } from './definition.js';
 import { numberParameter, type ParameterValues } from './parameters.js';
@@ -101,24 +101,26 @@ export function vivoRecommendation(
 ): StrategyRecommendation {
   if (declared === undefined) return fromHistory;
   const memory = values['memory'] === true;
+  // Between the container minimum and the declared size; the declared size wins when it
+  // is below the minimum, since vivo never recommends more than the user asked for.
+  const bounded = (amounts: ResourceAmounts): ResourceAmounts => ({
+    cpu: Math.min(Math.max(amounts.cpu, CONTAINER_MINIMUM.cpu), declared.cpu),
+    memory: memory
+      ? Math.min(
+          Math.max(amounts.memory, CONTAINER_MINIMUM.memory),
+          declared.memory,
+        )
+      : declared.memory,
+  });
   if (historyMs < numberParameter(values, 'history')) {
-    const start = scaleAmounts(
-      declared,
-      numberParameter(values, 'coefficient'),
+    const amounts = bounded(
+      scaleAmounts(declared, numberParameter(values, 'coefficient')),
     );
-    const amounts = memory ? start : { ...start, memory: declared.memory };
     return { target: amounts, lowerBound: amounts, upperBound: amounts };
   }
   const multiplier = numberParameter(values, 'multiplier');
-  const shape = (amounts: ResourceAmounts): ResourceAmounts => {
-    const scaled = scaleAmounts(amounts, multiplier);
-    return {
-      cpu: Math.min(scaled.cpu, declared.cpu),
-      memory: memory
-        ? Math.min(scaled.memory, declared.memory)
-        : declared.memory,
-    };
-  };
+  const shape = (amounts: ResourceAmounts) =>
+    bounded(scaleAmounts(amounts, multiplier));
   return {
     target: shape(fromHistory.target),
     lowerBound: shape(fromHistory.lowerBound),
