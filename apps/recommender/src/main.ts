@@ -13,7 +13,9 @@ import {
   recommenderMetrics,
   runCycle,
   startTerm,
+  strategySettings,
 } from '@tandem/recommender-core';
+import { FeatureGate } from '@tandem/vpa-api';
 import {
   cycleLoop,
   healthy,
@@ -84,8 +86,15 @@ export async function main(
     model: {
       memorySaver: flags.memorySaver,
       aggregation: flags.estimators.aggregation,
+      strategies: strategySettings(
+        flags.defaultStrategy,
+        flags.estimators.recommender,
+        flags.estimators.aggregation,
+        flags.featureGates[FeatureGate.PerVPAConfig] === true,
+      ),
     },
   };
+  const recordEvent = eventRecorder(kubeConfig, 'tandem-recommender');
   // The term whose state the cycle holds: a write is allowed only while it still leads.
   let termSinceMs: number | undefined;
   const context: CycleContext = {
@@ -105,10 +114,10 @@ export async function main(
       metrics: recommenderMetrics(telemetry.metrics, {
         quality: flags.qualityMetrics,
       }),
+      recordEvent,
     },
     state: freshCycleState(settings, Date.now()),
   };
-  const recordEvent = eventRecorder(kubeConfig, 'tandem-recommender');
   const loadHistory = (term: CycleContext) =>
     flags.storage === 'prometheus'
       ? loadPrometheusHistory(

@@ -96,8 +96,15 @@ export class ContainerState {
    * OOMs do not compound). Throws {@link StaleOomError} for an OOM more than one memory
    * interval older than the latest memory sample. Returns the bytes filed (what upstream's
    * quality metrics observe as an OOM sample), or undefined when the sample was discarded.
+   * `bump` is the aggregate's unless the container's VPA sets its own (upstream's
+   * PerVPAConfig `oomBumpUpRatio` / `oomMinBumpUp`, or a Tandem strategy parameter).
    */
-  recordOom(timeMs: number, requestedMemoryBytes: number): number | undefined {
+  recordOom(
+    timeMs: number,
+    requestedMemoryBytes: number,
+    bump: Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'> = this
+      .aggregate.config,
+  ): number | undefined {
     requireTime(timeMs);
     if (
       !(Number.isSafeInteger(requestedMemoryBytes) && requestedMemoryBytes >= 0)
@@ -118,7 +125,7 @@ export class ContainerState {
     }
     const needed = oomBumpedMemory(
       Math.max(requestedMemoryBytes, this.memoryPeak),
-      this.aggregate.config,
+      bump,
     );
     return this.addMemorySample(timeMs, needed, true) ? needed : undefined;
   }

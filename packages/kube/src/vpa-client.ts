@@ -111,7 +111,20 @@ export function vpaClient(kubeConfig: KubeConfig): VpaClient {
           ...CHECKPOINTS,
           namespace,
           name,
-          body: [{ op: 'replace', path: '/status', value: checkpoint.status }],
+          body: [
+            { op: 'replace', path: '/status', value: checkpoint.status },
+            // A strategy's state (Tandem's annotation): the recommender owns checkpoint
+            // objects and upstream sets no annotations on them, so the map is written whole.
+            ...(checkpoint.metadata?.annotations === undefined
+              ? []
+              : [
+                  {
+                    op: 'add',
+                    path: '/metadata/annotations',
+                    value: checkpoint.metadata.annotations,
+                  },
+                ]),
+          ],
         });
       } catch (error) {
         if (httpStatusOf(error) !== 404) throw error;

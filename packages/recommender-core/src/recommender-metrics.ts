@@ -22,6 +22,12 @@ export interface RecommenderMetrics {
   prometheusRequestDuration: Histogram<'code' | 'method'>;
   /** Tandem's own: problems the loop recovered from, by kind. */
   recoveredErrors: Counter<'kind'>;
+  /**
+   * Tandem's own: VPAs by the strategy the recommender runs for them; `fallback="true"` for
+   * those whose annotations did not read and that run the default instead. A new metric:
+   * `vpa_recommender_vpa_objects_count` keeps upstream's labels.
+   */
+  vpaStrategies: Gauge<'strategy' | 'fallback'>;
   /** Upstream's `vpa_quality_*` family: created and registered only when asked for. */
   quality: QualityMetrics | undefined;
 }
@@ -142,6 +148,12 @@ export function recommenderMetrics(
       name: 'tandem_recommender_recovered_errors_total',
       help: 'Problems the recommender logged and recovered from, by kind',
       labelNames: ['kind'],
+      registers,
+    }),
+    vpaStrategies: new Gauge({
+      name: 'tandem_recommender_vpa_strategies',
+      help: 'VPAs by the strategy the recommender runs for them (fallback: their annotations did not read, the default runs)',
+      labelNames: ['strategy', 'fallback'],
       registers,
     }),
     quality: options.quality === true ? qualityMetrics(registry) : undefined,

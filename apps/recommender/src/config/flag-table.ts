@@ -26,6 +26,11 @@ import {
   parsePrometheusDuration,
   PrometheusDurationError,
 } from '@tandem/recommender-core';
+import {
+  DEFAULT_STRATEGY,
+  STRATEGIES,
+  strategyDefinition,
+} from '@tandem/strategies';
 import { AGGREGATION_FLAGS, RECOMMENDATION_FLAGS } from './estimator-flags.js';
 
 /** `--history-length` and `--history-resolution`: Prometheus syntax, and more than zero. */
@@ -40,6 +45,13 @@ const historyDuration: FlagParser<number> = (text, flag) => {
   if (ms === 0)
     throw new FlagError(`--${flag} must be positive, got '${text}'`);
   return ms;
+};
+
+/** A strategy name of the registry; an unknown one fails start-up with the names there are. */
+const knownStrategy: FlagParser<string> = (text, flag) => {
+  const found = strategyDefinition(text);
+  if ('error' in found) throw new FlagError(`--${flag}: ${found.error}`);
+  return text;
 };
 
 function parseStorage(text: string): 'checkpoint' | 'prometheus' {
@@ -194,6 +206,11 @@ export const RECOMMENDER_FLAGS = {
     'quality-metrics': booleanFlag(
       false,
       "Record upstream's vpa_quality_* metrics (Tandem: opt-in; they cost CPU per sample)",
+    ),
+    'default-strategy': stringFlag(
+      DEFAULT_STRATEGY,
+      `Strategy of a VPA without a tandem.dev/strategy annotation (Tandem's; one of ${STRATEGIES.map((strategy) => strategy.name).join(', ')})`,
+      knownStrategy,
     ),
   }),
   ...RECOMMENDATION_FLAGS,

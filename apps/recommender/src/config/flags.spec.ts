@@ -12,6 +12,7 @@ describe('recommender flags', () => {
       recommenderIntervalMs: 60_000,
       checkpointsGcIntervalMs: 600_000,
       checkpointsTimeoutMs: 60_000,
+      defaultStrategy: 'upstream',
       updateWorkerCount: 10,
       address: { host: '0.0.0.0', port: 8942 },
       memorySaver: false,
@@ -373,6 +374,17 @@ describe('recommender flags', () => {
   it('refuses by name the gate whose behaviour Tandem lacks', () => {
     expect(() => parseFlags(['--feature-gates=PerVPAConfig=true'])).toThrow(
       /PerVPAConfig/,
+    );
+  });
+
+  it('takes a known --default-strategy, and names the known ones for any other', () => {
+    expect(parseFlags(['--default-strategy=autopilot']).defaultStrategy).toBe(
+      'autopilot',
+    );
+    expect(() => parseFlags(['--default-strategy=autopiot'])).toThrow(
+      new FlagError(
+        "--default-strategy: unknown strategy 'autopiot': choose one of upstream, autopilot, vivo, tandem",
+      ),
     );
   });
 

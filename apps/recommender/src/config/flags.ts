@@ -55,6 +55,8 @@ export interface RecommenderFlags extends LeaderElectionFlags {
   integerCpuPostProcessor: boolean;
   /** `--quality-metrics`: Tandem's opt-in for upstream's `vpa_quality_*` metrics. */
   qualityMetrics: boolean;
+  /** `--default-strategy`: what a VPA without `tandem.dev/strategy` gets (a registry name). */
+  defaultStrategy: string;
 }
 
 export { FlagError, HelpRequested, parseDuration } from '@tandem/flags';
@@ -120,6 +122,7 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     listPageSize: flags['list-page-size'],
     integerCpuPostProcessor: flags['cpu-integer-post-processor-enabled'],
     qualityMetrics: flags['quality-metrics'],
+    defaultStrategy: flags['default-strategy'],
     prometheus: {
       address: flags['prometheus-address'],
       insecure: flags['prometheus-insecure'],

@@ -5,6 +5,7 @@ import {
   type EventRecorder,
 } from '@tandem/kube';
 import type { Logger } from '@tandem/telemetry';
+import { STRATEGY_STATE_ANNOTATION } from '@tandem/strategies';
 import { VPA_API_VERSION } from '@tandem/vpa-api';
 import { type ClusterModel, objectKey } from '../model/index.js';
 import type { RecommenderMetrics } from '../recommender-metrics.js';
@@ -45,6 +46,7 @@ export async function loadCheckpoints(
       vpaKey,
       checkpoint.spec?.containerName ?? '',
       checkpoint.status,
+      checkpoint.metadata?.annotations?.[STRATEGY_STATE_ANNOTATION],
     );
     if (result.ok) {
       loaded += 1;

@@ -5,7 +5,7 @@ import {
   type RecommendationFormat,
   type RecommenderConfig,
 } from '@tandem/estimators';
-import type { PodContainerUsage } from '@tandem/kube';
+import type { EventRecorder, PodContainerUsage } from '@tandem/kube';
 import type { Logger } from '@tandem/telemetry';
 import type { ResourceList, VerticalPodAutoscaler } from '@tandem/vpa-api';
 import type { VpaStore } from '../checkpoints/vpa-store.js';
@@ -90,6 +90,8 @@ export interface CycleObservability {
   tracer: Tracer;
   logger: Logger;
   metrics: RecommenderMetrics;
+  /** Events on VPAs (a strategy fallback); without it the log line and count remain. */
+  recordEvent?: EventRecorder;
 }
 
 /** What one leadership term accumulates: dropped when the lease is lost. */

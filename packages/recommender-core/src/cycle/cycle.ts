@@ -1,11 +1,13 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Span } from '@opentelemetry/api';
 import { describeError } from '@tandem/kube';
+import { STRATEGY_ANNOTATION } from '@tandem/strategies';
 import { inSpan } from '@tandem/telemetry';
-import type {
-  Pod,
-  VerticalPodAutoscaler,
-  VerticalPodAutoscalerStatus,
+import {
+  VPA_API_VERSION,
+  type Pod,
+  type VerticalPodAutoscaler,
+  type VerticalPodAutoscalerStatus,
 } from '@tandem/vpa-api';
 import { writeCheckpoints } from '../checkpoints/checkpoint-writer.js';
 import {
@@ -19,6 +21,9 @@ import {
   vpaSelection,
 } from '../model/index.js';
 import { vpaObjectCounter } from '../recommender-metrics.js';
+
+/** The reason of the Warning event a VPA gets when its strategy annotations do not read. */
+export const STRATEGY_FALLBACK_REASON = 'StrategyFallback';
 import type { CycleContext } from './cycle-context.js';
 import { QualityRecorder } from './quality.js';
 import { drainQueue } from './worker-pool.js';
@@ -190,6 +195,7 @@ export async function loadVpas(
       vpa.metadata?.name ?? '',
     );
     keys.push(key);
+    const problemBefore = context.state.model.vpa(key)?.strategy.problem;
     const result = context.state.model.upsertVpa(
       vpa,
       await context.inputs.resolveTarget(vpa),
@@ -198,9 +204,70 @@ export async function loadVpas(
       recover('vpa', `VPA ${key} not loaded: ${result.error.message}`, {
         vpa: key,
       });
+    const tracked = context.state.model.vpa(key);
+    const problem = tracked?.strategy.problem;
+    // Reported once per problem (and once per term), not every cycle.
+    if (
+      tracked !== undefined &&
+      problem !== undefined &&
+      problem !== problemBefore
+    )
+      await reportStrategyFallback(context, recover, tracked, problem);
   }
   context.state.model.removeVpasNotIn(keys);
+  observeStrategies(context);
   return keys.length;
+}
+
+/**
+ * A VPA whose strategy annotations do not read (it got in before the webhook, or past one
+ * that was down) runs the default strategy: a log line, a recovered-error count, and a
+ * Warning event on the VPA say so (ADR 0026).
+ */
+async function reportStrategyFallback(
+  context: CycleContext,
+  recover: Recover,
+  tracked: TrackedVpa,
+  problem: string,
+): Promise<void> {
+  const message = `${STRATEGY_ANNOTATION} not used, running the default strategy '${tracked.strategy.strategy.name}': ${problem}`;
+  recover('strategy', `VPA ${tracked.key}: ${message}`, { vpa: tracked.key });
+  await context.observability
+    .recordEvent?.(
+      {
+        apiVersion: VPA_API_VERSION,
+        kind: 'VerticalPodAutoscaler',
+        namespace: tracked.namespace,
+        name: tracked.name,
+        uid: tracked.object.metadata?.uid,
+      },
+      'Warning',
+      STRATEGY_FALLBACK_REASON,
+      message,
+    )
+    .catch((error: unknown) =>
+      context.observability.logger.warn(
+        { vpa: tracked.key },
+        `event for the strategy fallback not written: ${describeError(error)}`,
+      ),
+    );
+}
+
+function observeStrategies(context: CycleContext): void {
+  const counts = new Map<string, number>();
+  const { model } = context.state;
+  for (const key of model.vpaKeys()) {
+    const strategy = model.vpa(key)?.strategy;
+    if (strategy === undefined) continue;
+    const labels = `${strategy.strategy.name}\n${strategy.problem !== undefined}`;
+    counts.set(labels, (counts.get(labels) ?? 0) + 1);
+  }
+  const gauge = context.observability.metrics.vpaStrategies;
+  gauge.reset();
+  for (const [labels, count] of counts) {
+    const [strategy = '', fallback = ''] = labels.split('\n');
+    gauge.set({ strategy, fallback }, count);
+  }
 }
 
 interface PodReading {
@@ -394,10 +461,16 @@ async function updateVpas(
     async ({ tracked, status }) => {
       if (!context.inputs.stillLeading()) return;
       try {
-        await context.store.writeStatus(
-          tracked.namespace,
-          tracked.name,
-          status,
+        await inSpan(
+          context.observability.tracer,
+          'WriteVPAStatus',
+          {
+            vpa: objectKey(tracked.namespace, tracked.name),
+            strategy: tracked.strategy.strategy.name,
+            strategyFallback: tracked.strategy.problem !== undefined,
+          },
+          () =>
+            context.store.writeStatus(tracked.namespace, tracked.name, status),
         );
         writes += 1;
         if (

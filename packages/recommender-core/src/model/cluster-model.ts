@@ -4,8 +4,10 @@ import {
   ContainerState,
   type ContainerUsageSample,
   DEFAULT_AGGREGATION_CONFIG,
+  type ResourceAmounts,
   StaleOomError,
 } from '@tandem/estimators';
+import { decodeStrategyState } from '@tandem/strategies';
 import { CheckpointError, GO_ZERO_TIME_MS } from '@tandem/histogram';
 import {
   ContainerScalingMode,
@@ -25,6 +27,13 @@ import { LabelIndexedMap } from './label-indexed-map.js';
 import { NamespacedMap } from './namespaced-map.js';
 import { objectKey } from './object-key.js';
 import { trackVpa, type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
+import {
+  DEFAULT_STRATEGY_SETTINGS,
+  liveStateOf,
+  strategyOfContainer,
+  type ContainerLiveState,
+  type StrategySettings,
+} from './vpa-strategy-state.js';
 
 /** A pod as the loop lists it (phase ≠ Pending), reduced to what the recommender needs. */
 export interface PodSnapshot {
@@ -36,6 +45,11 @@ export interface PodSnapshot {
     readonly name: string;
     /** The memory request (container status resources if reported, else spec), bytes. */
     readonly memoryRequestBytes: number;
+    /**
+     * What the user declared (the `tandem.dev/original-resources` the webhook recorded, else
+     * the spec), when it requests both resources: what vivo starts from and caps at.
+     */
+    readonly declared?: ResourceAmounts;
   }[];
   readonly initContainerNames: readonly string[];
 }
@@ -44,19 +58,34 @@ export interface ClusterModelOptions {
   readonly aggregation?: AggregationConfig;
   /** `--memory-saver`: track only pods whose labels some VPA of their namespace selects. */
   readonly memorySaver?: boolean;
+  readonly strategies?: StrategySettings;
 }
 
 /** One live container: its sample bookkeeping, feeding the aggregate of its label set. */
 interface TrackedContainer {
   readonly state: ContainerState;
   memoryRequestBytes: number;
+  declared: ResourceAmounts | undefined;
+  /** What its VPAs' strategies add to upstream's bookkeeping (see {@link ClusterModel.feedsOf}). */
+  feeds: ContainerFeeds;
 }
+
+interface ContainerFeeds {
+  /** The OOM bump-up of its controlling VPA's strategy; undefined: the aggregate's. */
+  readonly bump: OomBump | undefined;
+  /** The own states of the strategies (of every VPA selecting it) that keep one. */
+  readonly live: readonly ContainerLiveState[];
+}
+
+type OomBump = Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>;
 
 interface TrackedPod {
   /** The snapshot this was built from: handed in again unchanged, it changes nothing. */
   readonly snapshot: PodSnapshot;
   /** {@link ClusterModel.garbageCollect} runs when this was built (it may drop aggregates). */
   readonly collections: number;
+  /** {@link ClusterModel.strategyEpoch} when this was built (its containers' feeds). */
+  readonly strategyEpoch: number;
   readonly namespace: string;
   readonly labels: Labels;
   readonly labelText: string;
@@ -92,6 +121,7 @@ const FINISHED_POD_PHASES: ReadonlySet<string> = new Set([
 export class ClusterModel {
   readonly aggregation: AggregationConfig;
   readonly memorySaver: boolean;
+  readonly strategies: StrategySettings;
   // Keys start with the namespace: VPAs look up only their own namespace's entries.
   private readonly pods = new LabelIndexedMap<TrackedPod>();
   private readonly aggregates = new LabelIndexedMap<TrackedAggregate>();
@@ -99,10 +129,16 @@ export class ClusterModel {
   private readonly labelSets = new LabelSetInterner();
   /** How many times garbage collection ran. */
   private collections = 0;
+  /**
+   * Bumped whenever what a pod's containers feed may have changed: a VPA came, went, or
+   * changed its selector or strategy. Pods built before it resolve their feeds again.
+   */
+  private strategyEpoch = 0;
 
   constructor(options: ClusterModelOptions = {}) {
     this.aggregation = options.aggregation ?? DEFAULT_AGGREGATION_CONFIG;
     this.memorySaver = options.memorySaver ?? false;
+    this.strategies = options.strategies ?? DEFAULT_STRATEGY_SETTINGS;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -126,7 +162,11 @@ export class ClusterModel {
     const previous = this.pods.get(key);
     // The loop hands over the very snapshot of a pod object that did not change: nothing to
     // do, unless garbage collection ran since and may have removed an aggregate it feeds.
-    if (previous?.snapshot === pod && previous.collections === this.collections)
+    if (
+      previous?.snapshot === pod &&
+      previous.collections === this.collections &&
+      previous.strategyEpoch === this.strategyEpoch
+    )
       return true;
     const { text: labelText, labels } = this.labelSets.intern(pod.labels);
     // Containers keep their sample bookkeeping unless the pod moved to another label set,
@@ -135,13 +175,17 @@ export class ClusterModel {
     const reusable =
       previous?.labelText === labelText ? previous.containers : undefined;
     const containers = new Map<string, TrackedContainer>();
-    for (const { name, memoryRequestBytes } of pod.containers) {
+    const vpas = this.vpasSelecting(pod.namespace, labels);
+    for (const { name, memoryRequestBytes, declared } of pod.containers) {
       const kept = reusable?.get(name);
       const held = this.aggregates.get(
         aggregateKey(pod.namespace, name, labelText),
       );
+      const feeds = this.feedsOf(vpas, name);
       if (kept !== undefined && held?.state === kept.state.aggregate) {
         kept.memoryRequestBytes = memoryRequestBytes;
+        kept.declared = declared;
+        kept.feeds = feeds;
         containers.set(name, kept);
         continue;
       }
@@ -152,14 +196,21 @@ export class ClusterModel {
         labelText,
         nowMs,
       );
+      // tandem is upstream without the zero-peak quirk (packages/strategies/src/tandem.ts):
+      // the option lives in the container's bookkeeping, so it is set when that starts.
+      const zeroPeakIgnoresWindow =
+        vpas[0]?.strategy.strategy.name !== 'tandem';
       containers.set(name, {
-        state: new ContainerState(aggregate),
+        state: new ContainerState(aggregate, { zeroPeakIgnoresWindow }),
         memoryRequestBytes,
+        declared,
+        feeds,
       });
     }
     this.pods.set(key, {
       snapshot: pod,
       collections: this.collections,
+      strategyEpoch: this.strategyEpoch,
       namespace: pod.namespace,
       labels,
       labelText,
@@ -203,7 +254,13 @@ export class ClusterModel {
     const found = this.findContainer(namespace, podName, containerName);
     if ('error' in found) return found.error;
     try {
-      return found.container.state.addSample(sample)
+      const used = found.container.state.addSample(sample);
+      if (used)
+        for (const { state } of found.container.feeds.live)
+          if (sample.resource === 'cpu')
+            state.addCpu(sample.timeMs, sample.usage);
+          else state.addMemory(sample.timeMs, sample.usage);
+      return used
         ? OK
         : failure(
             'sample-discarded',
@@ -241,15 +298,12 @@ export class ClusterModel {
   ): OomResult {
     const found = this.findContainer(namespace, podName, containerName);
     if ('error' in found) return found.error;
-    const { state, memoryRequestBytes } = found.container;
+    const { state, memoryRequestBytes, feeds } = found.container;
+    const requested = requestedMemoryBytes ?? memoryRequestBytes;
     try {
-      return {
-        ok: true,
-        filedMemoryBytes: state.recordOom(
-          timeMs,
-          requestedMemoryBytes ?? memoryRequestBytes,
-        ),
-      };
+      const filedMemoryBytes = state.recordOom(timeMs, requested, feeds.bump);
+      for (const live of feeds.live) live.state.recordOom(timeMs, requested);
+      return { ok: true, filedMemoryBytes };
     } catch (error) {
       const kind =
         error instanceof StaleOomError ? 'stale-oom' : 'invalid-input';
@@ -274,10 +328,20 @@ export class ClusterModel {
       );
     }
     const key = objectKey(namespace, name);
-    this.vpas.set(
-      key,
-      trackVpa({ key, namespace, name }, object, target, this.vpas.get(key)),
+    const previous = this.vpas.get(key);
+    const tracked = trackVpa(
+      { key, namespace, name },
+      object,
+      target,
+      previous,
+      this.strategies,
     );
+    if (
+      previous?.strategy.live !== tracked.strategy.live ||
+      previous.selectorText !== tracked.selectorText
+    )
+      this.strategyEpoch += 1;
+    this.vpas.set(key, tracked);
     return OK;
   }
 
@@ -285,7 +349,9 @@ export class ClusterModel {
   removeVpasNotIn(keys: Iterable<string>): void {
     const keep = new Set(keys);
     for (const key of this.vpas.keys()) {
-      if (!keep.has(key)) this.vpas.delete(key);
+      if (keep.has(key)) continue;
+      this.vpas.delete(key);
+      this.strategyEpoch += 1;
     }
   }
 
@@ -299,13 +365,17 @@ export class ClusterModel {
 
   /**
    * Loads a checkpoint's `status` as the VPA's starting history for `containerName`
-   * (replacing an earlier one). A corrupt checkpoint changes nothing and comes back as an
-   * error naming the bad field.
+   * (replacing an earlier one), and the state its strategy keeps beside it
+   * (`strategyState`, the checkpoint's `tandem.dev/strategy-state` annotation). A corrupt
+   * status changes nothing and comes back as an error naming the bad field; a corrupt
+   * strategy state too, after the status was loaded. A state written for another strategy
+   * or other parameters is left unused: that state starts afresh.
    */
   loadCheckpoint(
     vpaKey: string,
     containerName: string,
     status: unknown,
+    strategyState?: string,
   ): ModelResult {
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) {
@@ -317,6 +387,8 @@ export class ClusterModel {
         this.aggregation,
       );
       vpa.initialState.set(containerName, state);
+      if (strategyState !== undefined)
+        this.loadStrategyState(vpa, containerName, strategyState);
       return OK;
     } catch (error) {
       if (!(error instanceof CheckpointError)) throw error;
@@ -325,6 +397,40 @@ export class ClusterModel {
         `checkpoint of VPA ${vpaKey} container ${containerName}: ${error.message}`,
       );
     }
+  }
+
+  private loadStrategyState(
+    vpa: TrackedVpa,
+    containerName: string,
+    text: string,
+  ): void {
+    const strategy = strategyOfContainer(
+      vpa.object,
+      vpa.strategy,
+      containerName,
+      this.strategies,
+    );
+    const decoded = decodeStrategyState(strategy, text);
+    if ('stale' in decoded) return;
+    vpa.strategy.live.set(containerName, { strategy, state: decoded.state });
+    this.strategyEpoch += 1;
+  }
+
+  /**
+   * What each container name of the VPA's pods declared (the first pod in key order that
+   * declares it), for strategies that start from or cap at it.
+   */
+  declaredOfVpa(vpaKey: string): Map<string, ResourceAmounts> {
+    const declared = new Map<string, ResourceAmounts>();
+    const vpa = this.vpas.get(vpaKey);
+    if (vpa === undefined) return declared;
+    const pods = [...this.selectedBy(this.pods, vpa)];
+    pods.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [, pod] of pods)
+      for (const [name, container] of pod.containers)
+        if (container.declared !== undefined && !declared.has(name))
+          declared.set(name, container.declared);
+    return declared;
   }
 
   /** How many tracked pods the VPA selects (upstream's PodCount, behind NoPodsMatched). */
@@ -491,6 +597,54 @@ export class ClusterModel {
       this.aggregates.set(key, aggregate);
     }
     return aggregate.state;
+  }
+
+  /** The VPAs selecting a pod, in key order: the first one's strategy controls its bookkeeping. */
+  private vpasSelecting(namespace: string, labels: Labels): TrackedVpa[] {
+    const selecting = [];
+    for (const [, vpa] of this.vpas.inNamespace(namespace))
+      if (vpa.podSelector?.matches(labels)) selecting.push(vpa);
+    return selecting.sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
+
+  /**
+   * What a container feeds beyond its aggregate: the OOM bump-up of its first VPA's
+   * strategy (its parameter, or upstream's per-container field that wins over it), and the
+   * own state of every selecting VPA whose strategy keeps one.
+   */
+  private feedsOf(
+    vpas: readonly TrackedVpa[],
+    containerName: string,
+  ): ContainerFeeds {
+    const [first] = vpas;
+    const parameters =
+      first === undefined
+        ? {}
+        : strategyOfContainer(
+            first.object,
+            first.strategy,
+            containerName,
+            this.strategies,
+          ).parameters;
+    const ratio = parameters['oom-bump-up-ratio'];
+    const minimum = parameters['oom-min-bump-up'];
+    const live = [];
+    for (const vpa of vpas) {
+      const state = liveStateOf(
+        vpa.object,
+        vpa.strategy,
+        containerName,
+        this.strategies,
+      );
+      if (state !== undefined) live.push(state);
+    }
+    return {
+      bump:
+        typeof ratio === 'number' && typeof minimum === 'number'
+          ? { oomBumpUpRatio: ratio, oomMinBumpUpBytes: minimum }
+          : undefined,
+      live,
+    };
   }
 
   private isSelectedByAnyVpa(namespace: string, labels: Labels): boolean {

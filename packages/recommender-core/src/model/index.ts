@@ -33,4 +33,8 @@ export {
   type VpaSelectionOptions,
 } from './vpa-selection.js';
 export { computeVpaStatus, type VpaStatusOptions } from './vpa-status.js';
+export {
+  strategySettings,
+  type StrategySettings,
+} from './vpa-strategy-state.js';
 export { orphanedCheckpoints } from './orphaned-checkpoints.js';

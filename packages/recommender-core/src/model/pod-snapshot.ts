@@ -1,6 +1,13 @@
+import type { ResourceAmounts } from '@tandem/estimators';
 import {
   currentContainerResources,
+  type OriginalResources,
+  parseCpuMillicores,
+  parseMemoryBytes,
+  parseOriginalResources,
   type Pod,
+  PodAnnotation,
+  type ResourceList,
   ResourceName,
 } from '@tandem/vpa-api';
 import type { PodSnapshot } from './cluster-model.js';
@@ -22,8 +29,13 @@ export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
     return invalid('a pod needs metadata.namespace and metadata.name');
   }
   try {
+    const original = originalResources(pod);
     const containers = pod.spec.containers.map((container) => ({
       name: container.name,
+      ...declaredOf(
+        original?.get(container.name)?.requests ??
+          container.resources?.requests,
+      ),
       memoryRequestBytes: Number(
         currentContainerResources(pod, container.name)
           .requests.get(ResourceName.memory)
@@ -44,6 +56,29 @@ export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
   } catch (error) {
     return invalid(`pod ${namespace}/${name}: ${(error as Error).message}`);
   }
+}
+
+/** What the webhook recorded the pod declared; an unreadable record counts as none. */
+function originalResources(pod: Pod): OriginalResources | undefined {
+  const text = pod.metadata?.annotations?.[PodAnnotation.originalResources];
+  if (text === undefined) return undefined;
+  const parsed = parseOriginalResources(text);
+  return parsed instanceof Error ? undefined : parsed;
+}
+
+/** Declared requests of both resources, or nothing (vivo then keeps upstream's numbers). */
+function declaredOf(requests: ResourceList | undefined): {
+  declared?: ResourceAmounts;
+} {
+  const cpu = requests?.[ResourceName.cpu];
+  const memory = requests?.[ResourceName.memory];
+  if (cpu === undefined || memory === undefined) return {};
+  return {
+    declared: {
+      cpu: parseCpuMillicores(cpu),
+      memory: parseMemoryBytes(memory),
+    },
+  };
 }
 
 function invalid(message: string): PodSnapshotResult {

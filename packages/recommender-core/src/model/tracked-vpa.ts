@@ -7,6 +7,12 @@ import {
   type VpaTarget,
 } from '@tandem/vpa-api';
 
+import {
+  vpaStrategyState,
+  type StrategySettings,
+  type VpaStrategyState,
+} from './vpa-strategy-state.js';
+
 /** Resolving `targetRef` needs the API server, so the loop does it; the type is shared. */
 export type { VpaTarget };
 
@@ -30,6 +36,8 @@ export interface TrackedVpa {
   readonly policyUnusable: boolean;
   /** Per container name, the history loaded from checkpoints at start-up. */
   readonly initialState: Map<string, AggregateContainerState>;
+  /** The strategy its annotations name (or the default), with the state it keeps. */
+  readonly strategy: VpaStrategyState;
 }
 
 /**
@@ -44,6 +52,7 @@ export function trackVpa(
   object: VerticalPodAutoscaler,
   target: VpaTarget,
   previous: TrackedVpa | undefined,
+  strategies: StrategySettings,
 ): TrackedVpa {
   const selectorText =
     'selector' in target ? JSON.stringify(target.selector) : undefined;
@@ -62,6 +71,7 @@ export function trackVpa(
     unsupportedReason: 'reason' in resolved ? resolved.reason : policyError,
     policyUnusable: policyError !== undefined,
     initialState: previous?.initialState ?? new Map(),
+    strategy: vpaStrategyState(object, strategies, previous?.strategy),
   };
 }
 

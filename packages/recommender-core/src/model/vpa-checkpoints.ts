@@ -5,6 +5,10 @@ import {
   VPA_CHECKPOINT_KIND,
   type VerticalPodAutoscalerCheckpoint,
 } from '@tandem/vpa-api';
+import {
+  encodeStrategyState,
+  STRATEGY_STATE_ANNOTATION,
+} from '@tandem/strategies';
 import type { ClusterModel } from './cluster-model.js';
 
 /**
@@ -29,12 +33,27 @@ export function checkpointsForVpa(
       aggregate.subtractMemoryPeak(state.windowEndMs, state.currentPeakBytes);
     }
   }
+  // A strategy's own state rides in an annotation: upstream reads only spec and status.
+  const annotationsOf = (containerName: string) => {
+    const live = vpa.strategy.live.get(containerName);
+    return live === undefined || live.state.empty
+      ? {}
+      : {
+          annotations: {
+            [STRATEGY_STATE_ANNOTATION]: encodeStrategyState(
+              live.strategy,
+              live.state,
+            ),
+          },
+        };
+  };
   return [...merged.keys()].sort().map((containerName) => ({
     apiVersion: VPA_API_VERSION,
     kind: VPA_CHECKPOINT_KIND,
     metadata: {
       name: `${vpa.name}-${containerName}`,
       namespace: vpa.namespace,
+      ...annotationsOf(containerName),
     },
     spec: { vpaObjectName: vpa.name, containerName },
     status: merged.get(containerName)?.saveCheckpoint(nowMs),

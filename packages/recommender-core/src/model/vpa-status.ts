@@ -1,7 +1,6 @@
 import {
   type ContainerRecommendation,
   DEFAULT_RECOMMENDER_CONFIG,
-  recommendPod,
   type RecommendationFormat,
   type RecommenderConfig,
   type ResourceQuantities,
@@ -18,6 +17,7 @@ import {
 } from '@tandem/vpa-api';
 import type { ClusterModel } from './cluster-model.js';
 import { integerCpuContainers, roundUpToWholeCores } from './integer-cpu.js';
+import { strategyRecommendations } from './strategy-recommendations.js';
 import { nextConditions } from './vpa-conditions.js';
 
 export interface VpaStatusOptions {
@@ -33,7 +33,8 @@ export interface VpaStatusOptions {
 
 /**
  * The `status` the recommender writes for one VPA (undefined for a VPA the model does not
- * hold): per container the estimator chain's target and bounds, limited to the policy's
+ * hold): per container its strategy's target and bounds (upstream's estimator chain unless
+ * the VPA names another strategy), limited to the policy's
  * controlled resources and capped to its minAllowed/maxAllowed (uncappedTarget keeps the
  * value before capping), then the conditions and the observed generation.
  */
@@ -49,7 +50,13 @@ export function computeVpaStatus(
     ? new Map()
     : model.aggregatesForVpa(vpaKey);
   const recommendations = toContainerRecommendations(
-    recommendPod(aggregates, options.recommender ?? DEFAULT_RECOMMENDER_CONFIG),
+    strategyRecommendations(
+      model,
+      vpa,
+      aggregates,
+      options.recommender ?? DEFAULT_RECOMMENDER_CONFIG,
+      options.nowMs,
+    ),
     options.format,
   ).map((recommendation) => controlledOnly(recommendation, vpa.object));
   const { containerRecommendations } = capRecommendationToPolicy(

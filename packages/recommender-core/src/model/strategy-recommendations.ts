@@ -1,0 +1,83 @@
+import {
+  type AggregateContainerState,
+  recommendPod,
+  type RecommendedContainerResources,
+  type RecommenderConfig,
+} from '@tandem/estimators';
+import { vivoRecommendation, type Strategy } from '@tandem/strategies';
+import type { ClusterModel } from './cluster-model.js';
+import type { TrackedVpa } from './tracked-vpa.js';
+
+/**
+ * Per container, what the VPA's strategy recommends from `aggregates` (upstream's merged
+ * history, Off and empty containers already left out) at `nowMs`:
+ * - upstream and tandem: upstream's estimator chain with the VPA's percentiles and margin
+ *   over `base` (the flags); tandem differs in how its containers filed memory peaks;
+ * - vivo: upstream's numbers shaped by vivo's rules against what the pods declared, with
+ *   the aggregate's history age (from its first sample) as vivo's "history";
+ * - strategies with their own state (autopilot): that state, once it has a sample; a
+ *   container without one gets no recommendation rather than a floor-sized one.
+ */
+export function strategyRecommendations(
+  model: ClusterModel,
+  vpa: TrackedVpa,
+  aggregates: ReadonlyMap<string, AggregateContainerState>,
+  base: RecommenderConfig,
+  nowMs: number,
+): Map<string, RecommendedContainerResources> {
+  const { strategy } = vpa.strategy;
+  if (strategy.name === 'vivo') {
+    const declared = model.declaredOfVpa(vpa.key);
+    const fromHistory = recommendPod(aggregates, base);
+    for (const [name, recommendation] of fromHistory) {
+      const firstMs = aggregates.get(name)?.firstSampleStartMs ?? nowMs;
+      fromHistory.set(
+        name,
+        vivoRecommendation(
+          strategy.parameters,
+          recommendation,
+          declared.get(name),
+          nowMs - firstMs,
+        ),
+      );
+    }
+    return fromHistory;
+  }
+  if (strategy.name === 'autopilot') {
+    const declared = model.declaredOfVpa(vpa.key);
+    const own = new Map<string, RecommendedContainerResources>();
+    for (const name of aggregates.keys()) {
+      const live = vpa.strategy.live.get(name);
+      if (live !== undefined && !live.state.empty)
+        own.set(name, live.state.recommend(nowMs, declared.get(name)));
+    }
+    return own;
+  }
+  return recommendPod(aggregates, withKnobs(base, strategy));
+}
+
+/** `base` with the knobs upstream's strategies take per VPA. */
+function withKnobs(
+  base: RecommenderConfig,
+  strategy: Strategy,
+): RecommenderConfig {
+  const knob = (name: string, fallback: number) => {
+    const value = strategy.parameters[name];
+    return typeof value === 'number' ? value : fallback;
+  };
+  return {
+    ...base,
+    targetCpuPercentile: knob(
+      'target-cpu-percentile',
+      base.targetCpuPercentile,
+    ),
+    targetMemoryPercentile: knob(
+      'target-memory-percentile',
+      base.targetMemoryPercentile,
+    ),
+    recommendationMarginFraction: knob(
+      'margin',
+      base.recommendationMarginFraction,
+    ),
+  };
+}
