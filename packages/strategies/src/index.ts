@@ -24,8 +24,10 @@ export { tandem } from './tandem.js';
 export {
   upstream,
   upstreamConfigs,
+  recommendContainers,
   UpstreamModel,
   upstreamStrategy,
+  type UpstreamModelOptions,
 } from './upstream.js';
 export { vivo, vivoRecommendation } from './vivo.js';
 export {

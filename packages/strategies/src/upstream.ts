@@ -5,6 +5,7 @@ import {
   DEFAULT_RECOMMENDER_CONFIG,
   recommendPod,
   type AggregationConfig,
+  type RecommendedContainerResources,
   type RecommenderConfig,
 } from '@tandem/estimators';
 import {
@@ -42,7 +43,7 @@ export const upstream: StrategyDefinition = {
     margin: MARGIN_PARAMETER,
     ...OOM_PARAMETERS,
   },
-  create: (values) => upstreamStrategy('upstream', values, true),
+  create: (values) => upstreamStrategy('upstream', values),
 };
 
 /** Upstream's configuration with these parameter values. */
@@ -67,21 +68,88 @@ export function upstreamConfigs(values: ParameterValues): {
   };
 }
 
-/** Upstream's model with these parameters, and with or without its zero-peak quirk. */
+/** Where a strategy built on upstream's model departs from it. */
+export interface UpstreamModelOptions {
+  /** Upstream's zero-peak quirk (`ContainerState`); on unless turned off. */
+  readonly zeroPeakIgnoresWindow?: boolean;
+  /** A margin for CPU of its own; `margin` then applies to memory only. */
+  readonly cpuMarginFraction?: number;
+}
+
+/** Upstream's model with these parameters and departures. */
 export function upstreamStrategy(
   name: string,
   values: ParameterValues,
-  zeroPeakIgnoresWindow: boolean,
+  options: UpstreamModelOptions = {},
 ): Strategy {
   const { aggregation, recommender } = upstreamConfigs(values);
   return {
     name,
     parameters: values,
     model: (startMs) =>
-      new UpstreamModel(startMs, aggregation, recommender, {
-        zeroPeakIgnoresWindow,
-      }),
+      new UpstreamModel(startMs, aggregation, recommender, options),
   };
+}
+
+/**
+ * Upstream's recommendation for each container of a pod (`recommendPod`), with CPU's
+ * figures computed with a margin of their own when `cpuMarginFraction` is given. Shared
+ * by the replay's model and the live recommender, so both give the same numbers.
+ */
+export function recommendContainers(
+  aggregates: ReadonlyMap<string, AggregateContainerState>,
+  recommender: RecommenderConfig,
+  cpuMarginFraction: number | undefined,
+): Map<string, RecommendedContainerResources> {
+  const recommendations = recommendPod(aggregates, recommender);
+  if (
+    cpuMarginFraction === undefined ||
+    cpuMarginFraction === recommender.recommendationMarginFraction
+  )
+    return recommendations;
+  const forCpu = recommendPod(
+    aggregates,
+    cpuConfig(recommender, cpuMarginFraction),
+  );
+  for (const [name, recommendation] of recommendations) {
+    const cpu = forCpu.get(name);
+    if (cpu === undefined) continue;
+    recommendations.set(name, {
+      target: { ...recommendation.target, cpu: cpu.target.cpu },
+      lowerBound: { ...recommendation.lowerBound, cpu: cpu.lowerBound.cpu },
+      upperBound: { ...recommendation.upperBound, cpu: cpu.upperBound.cpu },
+    });
+  }
+  return recommendations;
+}
+
+/**
+ * The config with CPU's margin, one object per pair: `recommendPod` builds its estimator
+ * chains once per config object, so a fresh object per call would rebuild them each time.
+ */
+const cpuConfigs = new WeakMap<
+  RecommenderConfig,
+  Map<number, RecommenderConfig>
+>();
+
+function cpuConfig(
+  recommender: RecommenderConfig,
+  cpuMarginFraction: number,
+): RecommenderConfig {
+  let byMargin = cpuConfigs.get(recommender);
+  if (byMargin === undefined) {
+    byMargin = new Map();
+    cpuConfigs.set(recommender, byMargin);
+  }
+  let config = byMargin.get(cpuMarginFraction);
+  if (config === undefined) {
+    config = {
+      ...recommender,
+      recommendationMarginFraction: cpuMarginFraction,
+    };
+    byMargin.set(cpuMarginFraction, config);
+  }
+  return config;
 }
 
 /**
@@ -93,17 +161,21 @@ export class UpstreamModel implements UsageModel {
   private readonly container: ContainerState;
   private readonly aggregates: ReadonlyMap<string, AggregateContainerState>;
   private readonly config: RecommenderConfig;
+  private readonly cpuMarginFraction: number | undefined;
 
   constructor(
     startMs: number,
     aggregation: AggregationConfig,
     recommender: RecommenderConfig,
-    containerOptions: { zeroPeakIgnoresWindow?: boolean } = {},
+    options: UpstreamModelOptions = {},
   ) {
     this.aggregate = new AggregateContainerState(startMs, aggregation);
-    this.container = new ContainerState(this.aggregate, containerOptions);
+    this.container = new ContainerState(this.aggregate, {
+      zeroPeakIgnoresWindow: options.zeroPeakIgnoresWindow,
+    });
     this.aggregates = new Map([[CONTAINER, this.aggregate]]);
     this.config = recommender;
+    this.cpuMarginFraction = options.cpuMarginFraction;
   }
 
   addUsage(timeMs: number, cpuMillicores: number, memoryBytes: number): void {
@@ -120,9 +192,11 @@ export class UpstreamModel implements UsageModel {
   }
 
   recommend(): StrategyRecommendation {
-    const recommendation = recommendPod(this.aggregates, this.config).get(
-      CONTAINER,
-    );
+    const recommendation = recommendContainers(
+      this.aggregates,
+      this.config,
+      this.cpuMarginFraction,
+    ).get(CONTAINER);
     if (recommendation === undefined)
       throw new Error('upstream recommended nothing for its only container');
     return recommendation;

@@ -4,7 +4,11 @@ import {
   type RecommendedContainerResources,
   type RecommenderConfig,
 } from '@tandem/estimators';
-import { vivoRecommendation, type Strategy } from '@tandem/strategies';
+import {
+  recommendContainers,
+  vivoRecommendation,
+  type Strategy,
+} from '@tandem/strategies';
 import type { ClusterModel } from './cluster-model.js';
 import type { TrackedVpa } from './tracked-vpa.js';
 
@@ -12,7 +16,8 @@ import type { TrackedVpa } from './tracked-vpa.js';
  * Per container, what the VPA's strategy recommends from `aggregates` (upstream's merged
  * history, Off and empty containers already left out) at `nowMs`:
  * - upstream and tandem: upstream's estimator chain with the VPA's percentiles and margin
- *   over `base` (the flags); tandem differs in how its containers filed memory peaks;
+ *   over `base` (the flags); tandem differs in how its containers filed memory peaks and
+ *   in CPU's own margin (`cpu-margin`);
  * - vivo: upstream's numbers shaped by vivo's rules against what the pods declared, with
  *   the aggregate's history age (from its first sample) as vivo's "history";
  * - strategies with their own state (autopilot): that state, once it has a sample; a
@@ -53,14 +58,42 @@ export function strategyRecommendations(
     }
     return own;
   }
-  return recommendPod(aggregates, withKnobs(base, strategy));
+  const cpuMargin = strategy.parameters['cpu-margin'];
+  return recommendContainers(
+    aggregates,
+    withKnobs(base, strategy),
+    typeof cpuMargin === 'number' ? cpuMargin : undefined,
+  );
 }
 
-/** `base` with the knobs upstream's strategies take per VPA. */
+/**
+ * One config per flags and strategy: `recommendPod` builds its estimator chains once per
+ * config object, and a cycle asks for every VPA, most of them with the same strategy.
+ */
+const knobbed = new WeakMap<
+  RecommenderConfig,
+  WeakMap<Strategy, RecommenderConfig>
+>();
+
 function withKnobs(
   base: RecommenderConfig,
   strategy: Strategy,
 ): RecommenderConfig {
+  let byStrategy = knobbed.get(base);
+  if (byStrategy === undefined) {
+    byStrategy = new WeakMap();
+    knobbed.set(base, byStrategy);
+  }
+  let config = byStrategy.get(strategy);
+  if (config === undefined) {
+    config = knobs(base, strategy);
+    byStrategy.set(strategy, config);
+  }
+  return config;
+}
+
+/** `base` with the knobs upstream's strategies take per VPA. */
+function knobs(base: RecommenderConfig, strategy: Strategy): RecommenderConfig {
   const knob = (name: string, fallback: number) => {
     const value = strategy.parameters[name];
     return typeof value === 'number' ? value : fallback;
