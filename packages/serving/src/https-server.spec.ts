@@ -265,13 +265,17 @@ describe('startHttpsServer', () => {
       };
       const rotation = async () => {
         await waitFor(() => sent >= 50, '50 requests before the rotation');
-        // Key first, then the certificate: in between, the files do not match, for
-        // longer than the watch debounce, so a reload attempt sees the mismatch. The key
-        // is replaced whole (a rename): written in place, a slow write can be read half
-        // done, and the reload then fails on the key itself instead of the mismatch.
+        // Key first, then the certificate once a reload has seen the mismatch (waited
+        // for, not slept on: on a busy machine the watch can take longer than any fixed
+        // pause). The key is replaced whole (a rename): written in place, a slow write can
+        // be read half done, and the reload then fails on the key itself instead of the
+        // mismatch.
         await writeFile(`${keyFile}.new`, servingTwo.keyPem);
         await rename(`${keyFile}.new`, keyFile);
-        await sleep(400);
+        await waitFor(
+          async () => (await counter('error')) >= 1,
+          'a reload refusing the new key with the old certificate',
+        );
         await writeFile(certFile, servingTwo.certPem);
         await waitFor(() => reloads.length === 1, 'the reload');
         rotated = true;
