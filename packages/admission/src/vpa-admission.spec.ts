@@ -66,6 +66,15 @@ describe('admit: VPA validation', () => {
       result,
       "metadata.annotations[tandem.dev/strategy]: unknown strategy 'autopilto': choose one of upstream, autopilot, vivo, tandem",
     );
+    // The annotation is the cause's field: kubectl prints `<field>: <message>` per cause.
+    expect(result.review?.response.status?.details?.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        field: 'metadata.annotations[tandem.dev/strategy]',
+        message:
+          "unknown strategy 'autopilto': choose one of upstream, autopilot, vivo, tandem",
+      },
+    ]);
   });
 
   it('rejects a parameter the strategy does not have', async () => {
