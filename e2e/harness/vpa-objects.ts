@@ -49,7 +49,11 @@ export interface Vpa {
   status?: VpaStatus;
 }
 export interface Checkpoint {
-  metadata: { name: string; resourceVersion?: string };
+  metadata: {
+    name: string;
+    resourceVersion?: string;
+    annotations?: Record<string, string>;
+  };
   spec: { vpaObjectName: string; containerName: string };
   status?: {
     version?: string;
@@ -101,11 +105,15 @@ export function condition(vpa: Vpa, type: string): Condition | undefined {
 
 /** Create, read and wait on VPAs and checkpoints of one namespace. */
 export interface VpaObjects {
-  /** An `Off`-mode VPA targeting Deployment `target`; `extraSpec` adds or overrides fields. */
+  /**
+   * An `Off`-mode VPA targeting Deployment `target`; `extraSpec` adds or overrides fields,
+   * `annotations` are its metadata's (e.g. `tandem.dev/strategy`).
+   */
   createVpa(
     name: string,
     target: string,
     extraSpec?: Record<string, unknown>,
+    annotations?: Record<string, string>,
   ): Promise<Vpa>;
   readVpa(name: string): Promise<Vpa>;
   /**
@@ -150,11 +158,11 @@ export function vpaObjects(
     (await client.readVpa(namespace(), name)) as unknown as Vpa;
   return {
     readVpa,
-    async createVpa(name, target, extraSpec = {}) {
+    async createVpa(name, target, extraSpec = {}, annotations) {
       const vpa = {
         apiVersion: VPA_API_VERSION,
         kind: VPA_KIND,
-        metadata: { name },
+        metadata: { name, annotations },
         spec: {
           targetRef: {
             apiVersion: 'apps/v1',
