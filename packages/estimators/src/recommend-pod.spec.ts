@@ -107,6 +107,37 @@ describe('recommendPod', () => {
     });
   });
 
+  it("gives CPU a margin of its own when cpuRecommendationMarginFraction is set (Tandem's)", () => {
+    const aggregates = new Map([
+      ['app', steadyContainer(500, 500 * MIB, 1440)],
+    ]);
+    const upstream = recommendPod(aggregates).get('app');
+    const noMargin = recommendPod(aggregates, {
+      ...DEFAULT_RECOMMENDER_CONFIG,
+      recommendationMarginFraction: 0,
+    }).get('app');
+    const mixed = recommendPod(aggregates, {
+      ...DEFAULT_RECOMMENDER_CONFIG,
+      cpuRecommendationMarginFraction: 0,
+    }).get('app');
+    expect(mixed?.target).toEqual({
+      cpu: 511,
+      memory: upstream?.target.memory,
+    });
+    expect(mixed?.upperBound.cpu).toBe(noMargin?.upperBound.cpu);
+    expect(mixed?.lowerBound.memory).toBe(upstream?.lowerBound.memory);
+    expect(() =>
+      recommendPod(aggregates, {
+        ...DEFAULT_RECOMMENDER_CONFIG,
+        cpuRecommendationMarginFraction: -1,
+      }),
+    ).toThrow(
+      new RangeError(
+        'cpuRecommendationMarginFraction must be a finite number >= 0, got -1',
+      ),
+    );
+  });
+
   it('refuses an unusable configuration', () => {
     const aggregates = new Map([['app', new AggregateContainerState(T0)]]);
     expect(() =>

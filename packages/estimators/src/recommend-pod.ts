@@ -153,7 +153,10 @@ function resourceEstimators(
   const { percentile, confidence } = ESTIMATES[kind];
   const chain = (resource: ResourceName): AmountEstimator => {
     const withHistory = withMargin(
-      config.recommendationMarginFraction,
+      resource === 'cpu'
+        ? (config.cpuRecommendationMarginFraction ??
+            config.recommendationMarginFraction)
+        : config.recommendationMarginFraction,
       percentileEstimator(resource, config[percentile[resource]]),
     );
     const bounded =

@@ -10,6 +10,11 @@ export interface RecommenderConfig {
   readonly upperBoundMemoryPercentile: number;
   /** Safety margin added to every estimate (`--recommendation-margin-fraction`). */
   readonly recommendationMarginFraction: number;
+  /**
+   * CPU's own margin, in place of `recommendationMarginFraction` for CPU (Tandem's, for the
+   * `tandem` strategy; upstream has one margin for both resources).
+   */
+  readonly cpuRecommendationMarginFraction?: number;
   /** Per-pod minimum, split evenly over the pod's containers. */
   readonly podMinCpuMillicores: number;
   /** Per-pod minimum in MiB (the flag says MB, upstream multiplies by 1024 * 1024). */
@@ -37,10 +42,16 @@ export const DEFAULT_RECOMMENDER_CONFIG: RecommenderConfig = Object.freeze({
 export function requireValidRecommenderConfig(config: RecommenderConfig): void {
   for (const [key, value] of Object.entries(config) as [
     keyof RecommenderConfig,
-    number,
+    number | undefined,
   ][]) {
+    if (value === undefined && key === 'cpuRecommendationMarginFraction')
+      continue;
     const mustBePositive = key.startsWith('confidenceInterval');
-    if (!Number.isFinite(value) || (mustBePositive ? value <= 0 : value < 0)) {
+    if (
+      value === undefined ||
+      !Number.isFinite(value) ||
+      (mustBePositive ? value <= 0 : value < 0)
+    ) {
       throw new RangeError(
         `${key} must be a finite number ${mustBePositive ? '> 0' : '>= 0'}, got ${value}`,
       );

@@ -101,26 +101,12 @@ export function recommendContainers(
   recommender: RecommenderConfig,
   cpuMarginFraction: number | undefined,
 ): Map<string, RecommendedContainerResources> {
-  const recommendations = recommendPod(aggregates, recommender);
-  if (
-    cpuMarginFraction === undefined ||
-    cpuMarginFraction === recommender.recommendationMarginFraction
-  )
-    return recommendations;
-  const forCpu = recommendPod(
+  return recommendPod(
     aggregates,
-    cpuConfig(recommender, cpuMarginFraction),
+    cpuMarginFraction === undefined
+      ? recommender
+      : withCpuMargin(recommender, cpuMarginFraction),
   );
-  for (const [name, recommendation] of recommendations) {
-    const cpu = forCpu.get(name);
-    if (cpu === undefined) continue;
-    recommendations.set(name, {
-      target: { ...recommendation.target, cpu: cpu.target.cpu },
-      lowerBound: { ...recommendation.lowerBound, cpu: cpu.lowerBound.cpu },
-      upperBound: { ...recommendation.upperBound, cpu: cpu.upperBound.cpu },
-    });
-  }
-  return recommendations;
 }
 
 /**
@@ -132,7 +118,7 @@ const cpuConfigs = new WeakMap<
   Map<number, RecommenderConfig>
 >();
 
-function cpuConfig(
+function withCpuMargin(
   recommender: RecommenderConfig,
   cpuMarginFraction: number,
 ): RecommenderConfig {
@@ -145,7 +131,7 @@ function cpuConfig(
   if (config === undefined) {
     config = {
       ...recommender,
-      recommendationMarginFraction: cpuMarginFraction,
+      cpuRecommendationMarginFraction: cpuMarginFraction,
     };
     byMargin.set(cpuMarginFraction, config);
   }
