@@ -96,9 +96,6 @@ export function admitVpa(
   return allow('skipped', 'VPA valid', warningsField);
 }
 
-/** `vpaStrategy`'s error: the annotation at fault, then what is wrong with it. */
-const ANNOTATION_ERROR = /^(metadata\.annotations\[[^\]]+\]): (.*)$/s;
-
 /**
  * The `tandem.dev/strategy` annotation and its parameters, read as the recommender reads
  * them. The default strategy stands in for the recommender's `--default-strategy`, which
@@ -117,9 +114,13 @@ function strategyErrors(object: unknown): FieldError[] {
   // The annotation goes in the cause's field, as every other field error's path does:
   // kubectl prints each cause as `<field>: <message>`, so with an empty field it printed
   // `is invalid: : metadata.annotations[...]: ...`.
-  const [, path = '', message = read.error] =
-    ANNOTATION_ERROR.exec(read.error) ?? [];
-  return [{ type: 'FieldValueInvalid', path, message }];
+  return [
+    {
+      type: 'FieldValueInvalid',
+      path: read.field ?? '',
+      message: read.field === undefined ? read.error : read.reason,
+    },
+  ];
 }
 
 /** Upstream's only VPA mutation: an absent `spec.updatePolicy` becomes `{updateMode: Recreate}`. */

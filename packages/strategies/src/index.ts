@@ -41,4 +41,5 @@ export {
   containerStrategy,
   STRATEGY_ANNOTATION,
   vpaStrategy,
+  type StrategyAnnotationError,
 } from './vpa-strategy.js';

@@ -75,14 +75,24 @@ describe('vpaStrategy', () => {
   ])(
     'refuses %j with a message naming the annotation',
     (annotations, error) => {
-      expect(vpaStrategy(annotations, 'upstream')).toEqual({ error });
+      const [, field, reason] =
+        /^(metadata\.annotations\[[^\]]+\]): (.*)$/s.exec(error) ?? [];
+      expect(field).toBeDefined();
+      expect(vpaStrategy(annotations, 'upstream')).toEqual({
+        error,
+        field,
+        reason,
+      });
     },
   );
 
   it('names a flag out of a strategy range as the flags', () => {
+    const reason =
+      "strategy 'upstream' parameter 'margin': '20' is out of range: it must be from 0 to 10";
     expect(vpaStrategy({}, 'upstream', { margin: 20 })).toEqual({
-      error:
-        "recommender flags: strategy 'upstream' parameter 'margin': '20' is out of range: it must be from 0 to 10",
+      error: `recommender flags: ${reason}`,
+      field: undefined,
+      reason,
     });
   });
 

@@ -28,7 +28,7 @@ export function vpaStrategy(
   annotations: Readonly<Record<string, string>> | undefined,
   defaultName: string,
   fallbacks: Readonly<Record<string, ParameterValue>> = {},
-): { strategy: Strategy } | { error: string } {
+): { strategy: Strategy } | StrategyAnnotationError {
   const named = annotations?.[STRATEGY_ANNOTATION];
   const texts: Record<string, string> = {};
   for (const [key, text] of Object.entries(annotations ?? {}))
@@ -37,19 +37,19 @@ export function vpaStrategy(
   const parameterNames = Object.keys(texts);
   const [first] = parameterNames;
   if (named === undefined && first !== undefined)
-    return {
-      error: `${annotationPath(TANDEM_PREFIX + first)}: a parameter needs ${STRATEGY_ANNOTATION} naming the strategy it belongs to`,
-    };
+    return annotationError(
+      TANDEM_PREFIX + first,
+      `a parameter needs ${STRATEGY_ANNOTATION} naming the strategy it belongs to`,
+    );
   const found = strategyDefinition(named ?? defaultName);
   if ('error' in found)
-    return { error: `${annotationPath(STRATEGY_ANNOTATION)}: ${found.error}` };
+    return annotationError(STRATEGY_ANNOTATION, found.error);
   // One parameter at a time, so the error names the annotation that holds the bad value.
   for (const name of parameterNames.sort()) {
     const one = configureStrategy(found.definition, {
       [name]: texts[name] ?? '',
     });
-    if ('error' in one)
-      return { error: `${annotationPath(TANDEM_PREFIX + name)}: ${one.error}` };
+    if ('error' in one) return annotationError(TANDEM_PREFIX + name, one.error);
   }
   const { parameters } = found.definition;
   const withFallbacks: Record<string, string> = {};
@@ -62,12 +62,28 @@ export function vpaStrategy(
     ...texts,
   });
   return 'error' in configured
-    ? { error: `recommender flags: ${configured.error}` }
+    ? {
+        error: `recommender flags: ${configured.error}`,
+        field: undefined,
+        reason: configured.error,
+      }
     : configured;
 }
 
-function annotationPath(key: string): string {
-  return `metadata.annotations[${key}]`;
+/**
+ * Why a VPA's strategy annotations do not read: `error` whole, for logs and events, and
+ * its parts for an API error's cause: the annotation's path (undefined when the
+ * recommender's own flags are at fault) and what is wrong with it.
+ */
+export interface StrategyAnnotationError {
+  readonly error: string;
+  readonly field: string | undefined;
+  readonly reason: string;
+}
+
+function annotationError(key: string, reason: string): StrategyAnnotationError {
+  const field = `metadata.annotations[${key}]`;
+  return { error: `${field}: ${reason}`, field, reason };
 }
 
 /** Upstream's per-container fields and the strategy parameters they stand for. */
