@@ -1,11 +1,10 @@
 import type { ResourceAmounts } from '@tandem/estimators';
 import { autopilot } from './autopilot.js';
-import { configureStrategy, type StrategyDefinition } from './definition.js';
 import type { UsageModel } from './strategy.js';
+import { model, T0 } from './strategy.fixtures.js';
 import { upstream } from './upstream.js';
 import { vivo } from './vivo.js';
 
-const T0 = Date.parse('2024-01-01T00:00:00Z');
 const STEP = 5 * 60_000;
 const HOUR = 3_600_000;
 const MIB = 1024 * 1024;
@@ -26,15 +25,6 @@ function feed(model: UsageModel, samples: number): void {
       100 + 50 * (i % 4),
       (i % SAMPLES_PER_DAY < SAMPLES_PER_DAY / 2 ? 400 : 600) * MIB,
     );
-}
-
-function model(
-  definition: StrategyDefinition,
-  texts: Record<string, string> = {},
-): UsageModel {
-  const configured = configureStrategy(definition, texts);
-  if ('error' in configured) throw new Error(configured.error);
-  return configured.strategy.model(T0);
 }
 
 describe('golden vectors: three days of a 4-step CPU cycle and a 400/600 MiB day', () => {

@@ -4,23 +4,14 @@ import {
   recommendPod,
 } from '@tandem/estimators';
 import fc from 'fast-check';
-import { configureStrategy, type StrategyDefinition } from './definition.js';
+import { configureStrategy } from './definition.js';
 import type { UsageModel } from './strategy.js';
+import { model, T0 } from './strategy.fixtures.js';
 import { tandem } from './tandem.js';
 import { recommendContainers, upstream } from './upstream.js';
 
-const T0 = Date.parse('2024-01-01T00:00:00Z');
 const FIVE_MINUTES = 5 * 60_000;
 const MIB = 1024 * 1024;
-
-function model(
-  definition: StrategyDefinition,
-  texts: Record<string, string> = {},
-): UsageModel {
-  const configured = configureStrategy(definition, texts);
-  if ('error' in configured) throw new Error(configured.error);
-  return configured.strategy.model(T0);
-}
 
 /** Usage that never reads 0 bytes, so the zero-peak quirk plays no part. */
 const usage = fc.array(
