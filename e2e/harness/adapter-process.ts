@@ -14,6 +14,7 @@ import {
   type AppProcess,
 } from './app-process.ts';
 import { httpStatusOf, type KubeClients } from './kube.ts';
+import { apiServerGet } from './raw-get.ts';
 import { waitFor } from './wait.ts';
 
 const ADAPTER: AppBinary = {
@@ -233,6 +234,21 @@ export async function waitForAvailable(
           (await kube.apiRegistration.readAPIService({ name })).status
             ?.conditions,
         )}; adapter output tail:\n${tail()}`,
+    );
+    // Available is the availability controller's verdict; the aggregator's proxy for the
+    // group-version is updated apart from it and answered 503 a moment longer in one CI
+    // run. Wait for the proxy itself to answer, as the HPA controller will read.
+    const path = `/apis/${CUSTOM_METRICS_GROUP}/${version}`;
+    let last = 'no answer yet';
+    await waitFor(
+      `the API server to serve ${path} from the provider`,
+      async () => {
+        const answer = await apiServerGet(kube.config, path);
+        last = `HTTP ${answer.status}`;
+        return answer.status === 200 ? true : undefined;
+      },
+      { timeoutMs: 60_000 },
+      () => Promise.resolve(`${last}; adapter output tail:\n${tail()}`),
     );
   }
 }
