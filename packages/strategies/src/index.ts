@@ -40,6 +40,7 @@ export {
 export {
   containerStrategy,
   STRATEGY_ANNOTATION,
+  TANDEM_PREFIX,
   vpaStrategy,
   type StrategyAnnotationError,
 } from './vpa-strategy.js';

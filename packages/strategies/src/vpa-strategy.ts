@@ -11,7 +11,8 @@ import type { ParameterValue, Strategy } from './strategy.js';
 /** The VPA annotation naming the strategy; its parameters are `tandem.dev/<parameter>`. */
 export const STRATEGY_ANNOTATION = 'tandem.dev/strategy';
 
-const TANDEM_PREFIX = 'tandem.dev/';
+/** Every annotation of Tandem's on a VPA starts with it: the strategy and its parameters. */
+export const TANDEM_PREFIX = 'tandem.dev/';
 
 /**
  * The strategy a VPA names, configured from its annotations, or a precise error naming the

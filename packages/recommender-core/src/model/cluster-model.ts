@@ -79,6 +79,12 @@ interface ContainerFeeds {
 
 type OomBump = Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>;
 
+/** A container that feeds nothing beyond its aggregate. */
+const NO_FEEDS: ContainerFeeds = Object.freeze({
+  bump: undefined,
+  live: Object.freeze([]),
+});
+
 interface TrackedPod {
   /** The snapshot this was built from: handed in again unchanged, it changes nothing. */
   readonly snapshot: PodSnapshot;
@@ -638,13 +644,16 @@ export class ClusterModel {
       );
       if (state !== undefined) live.push(state);
     }
-    return {
-      bump:
-        typeof ratio === 'number' && typeof minimum === 'number'
-          ? { oomBumpUpRatio: ratio, oomMinBumpUpBytes: minimum }
-          : undefined,
-      live,
-    };
+    // The aggregate's own bump-up unless the strategy's differs: most containers then
+    // share one empty value (50,000 of them in the recommender-cycle bench).
+    const bump =
+      typeof ratio === 'number' &&
+      typeof minimum === 'number' &&
+      (ratio !== this.aggregation.oomBumpUpRatio ||
+        minimum !== this.aggregation.oomMinBumpUpBytes)
+        ? { oomBumpUpRatio: ratio, oomMinBumpUpBytes: minimum }
+        : undefined;
+    return bump === undefined && live.length === 0 ? NO_FEEDS : { bump, live };
   }
 
   private isSelectedByAnyVpa(namespace: string, labels: Labels): boolean {

@@ -3,6 +3,7 @@ import {
   containerStrategy,
   DEFAULT_STRATEGY,
   liveStrategyState,
+  TANDEM_PREFIX,
   vpaStrategy,
   type LiveStrategyState,
   type ParameterValue,
@@ -42,6 +43,8 @@ export interface VpaStrategyState {
   readonly problem: string | undefined;
   /** Per container name: the state of strategies that keep more than upstream's aggregate. */
   readonly live: Map<string, ContainerLiveState>;
+  /** The VPA's `tandem.dev/` annotations this was read from, to skip unchanged ones. */
+  readonly annotationsText: string;
 }
 
 export interface ContainerLiveState {
@@ -52,27 +55,63 @@ export interface ContainerLiveState {
 /**
  * The strategy `object` names, or the default with the reason when its annotations do not
  * read. The state of `previous` is kept while the strategy and its parameters stay.
+ *
+ * Called for every VPA every cycle: unchanged annotations give `previous` back whole, and
+ * equal strategies are one object (`interned`), so what is cached per strategy (the
+ * recommender config with its knobs, and through it the estimator chains) is built once
+ * for all the VPAs that share it, not once per VPA per cycle.
  */
 export function vpaStrategyState(
   object: VerticalPodAutoscaler,
   settings: StrategySettings,
   previous: VpaStrategyState | undefined,
 ): VpaStrategyState {
+  const annotations = object.metadata?.annotations;
+  const annotationsText = tandemAnnotationsText(annotations);
+  if (previous?.annotationsText === annotationsText) return previous;
   const read = vpaStrategy(
-    object.metadata?.annotations,
+    annotations,
     settings.defaultStrategy,
     settings.fallbacks,
   );
   const chosen =
     'strategy' in read
-      ? { strategy: read.strategy, problem: undefined }
+      ? { strategy: interned(read.strategy), problem: undefined }
       : {
-          strategy: defaultStrategy(settings),
+          strategy: interned(defaultStrategy(settings)),
           problem: read.error,
         };
-  const same =
-    previous !== undefined && sameStrategy(previous.strategy, chosen.strategy);
-  return { ...chosen, live: same ? previous.live : new Map() };
+  const same = previous !== undefined && previous.strategy === chosen.strategy;
+  return {
+    ...chosen,
+    live: same ? previous.live : new Map(),
+    annotationsText,
+  };
+}
+
+/** The `tandem.dev/` annotations, as one comparable text. */
+function tandemAnnotationsText(
+  annotations: Readonly<Record<string, string>> | undefined,
+): string {
+  let text = '';
+  for (const key in annotations)
+    if (key.startsWith(TANDEM_PREFIX))
+      text += `${key}\u0000${annotations[key]}\u0000`;
+  return text;
+}
+
+/**
+ * One object per strategy and parameters. The recommender's flags are fixed for the
+ * process, so the distinct strategies are as many as the distinct annotation sets seen.
+ */
+const strategies = new Map<string, Strategy>();
+
+function interned(strategy: Strategy): Strategy {
+  const key = `${strategy.name}\u0000${JSON.stringify(strategy.parameters)}`;
+  const known = strategies.get(key);
+  if (known !== undefined) return known;
+  strategies.set(key, strategy);
+  return strategy;
 }
 
 function defaultStrategy(settings: StrategySettings): Strategy {
