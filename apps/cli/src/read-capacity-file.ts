@@ -1,7 +1,13 @@
 import type { DeclaredSizes } from '@tandem/replay';
 import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
 import { forEachLine } from './csv-lines.js';
-import { parseUsageAmount, stripLineEnd, UsageCsvError } from './usage-csv.js';
+import {
+  parseRowKey,
+  parseUsageAmount,
+  requireTimeOrder,
+  stripLineEnd,
+  UsageCsvError,
+} from './usage-csv.js';
 
 /**
  * The columns a capacity file may name for each field: the usage file's own, or the
@@ -44,28 +50,17 @@ export async function readCapacityFile(
         lineNumber,
         `expected ${header.length} comma-separated fields, found ${fields.length}`,
       );
-    const timeText = fields[columns.time] ?? '';
-    const seconds = Number(timeText);
-    if (timeText.trim() === '' || !Number.isFinite(seconds))
-      throw new UsageCsvError(
-        lineNumber,
-        `timestamp_s '${timeText}' is not a finite number of seconds`,
-      );
-    const seriesId = fields[columns.series] ?? '';
-    if (seriesId === '')
-      throw new UsageCsvError(lineNumber, 'series_id is empty');
+    const { seriesId, timeMs } = parseRowKey(
+      fields[columns.time] ?? '',
+      fields[columns.series] ?? '',
+      lineNumber,
+    );
     let series = declared.get(seriesId);
     if (series === undefined) {
       series = { timesMs: [], sizes: [] };
       declared.set(seriesId, series);
     }
-    const timeMs = seconds * 1000;
-    const previousMs = series.timesMs.at(-1);
-    if (previousMs !== undefined && timeMs < previousMs)
-      throw new UsageCsvError(
-        lineNumber,
-        `time goes backwards in series '${seriesId}': ${seconds} s after ${previousMs / 1000} s`,
-      );
+    requireTimeOrder(seriesId, series.timesMs.at(-1), timeMs, lineNumber);
     series.timesMs.push(timeMs);
     series.sizes.push({
       cpu: parseUsageAmount(

@@ -1,4 +1,8 @@
-import { STRATEGIES, type ParameterSpec } from '@tandem/strategies';
+import {
+  parameterText,
+  STRATEGIES,
+  type ParameterSpec,
+} from '@tandem/strategies';
 
 /** `tandem replay --list-strategies`: each strategy, its summary and its parameters. */
 export function renderStrategyList(): string {
@@ -15,15 +19,10 @@ export function renderStrategyList(): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** The fallback as its annotation would be written; memory in MiB, easier to read. */
 function fallbackText(spec: ParameterSpec): string {
   const value = spec.fallback;
-  if (typeof value === 'boolean') return String(value);
-  switch (spec.kind) {
-    case 'duration':
-      return `${value / 3_600_000}h`;
-    case 'memory':
-      return `${value / 1024 / 1024}Mi`;
-    default:
-      return String(value);
-  }
+  return spec.kind === 'memory' && typeof value === 'number'
+    ? `${value / 1024 / 1024}Mi`
+    : parameterText(spec, value);
 }

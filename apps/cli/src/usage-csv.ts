@@ -62,18 +62,8 @@ export function parseUsageRow(
     string,
     string,
   ];
-  const seconds = Number(timestamp);
-  if (timestamp.trim() === '' || !Number.isFinite(seconds)) {
-    throw new UsageCsvError(
-      lineNumber,
-      `timestamp_s '${timestamp}' is not a finite number of seconds`,
-    );
-  }
-  if (seriesId === '')
-    throw new UsageCsvError(lineNumber, 'series_id is empty');
   return {
-    seriesId,
-    timeMs: seconds * 1000,
+    ...parseRowKey(timestamp, seriesId, lineNumber),
     cpuMillicores: parseUsageAmount(
       cpu,
       'cpu_cores',
@@ -87,6 +77,38 @@ export function parseUsageRow(
       lineNumber,
     ),
   };
+}
+
+/** A row's `timestamp_s` (seconds, as Unix milliseconds) and `series_id`, checked. */
+export function parseRowKey(
+  timestamp: string,
+  seriesId: string,
+  lineNumber: number,
+): { seriesId: string; timeMs: number } {
+  const seconds = Number(timestamp);
+  if (timestamp.trim() === '' || !Number.isFinite(seconds)) {
+    throw new UsageCsvError(
+      lineNumber,
+      `timestamp_s '${timestamp}' is not a finite number of seconds`,
+    );
+  }
+  if (seriesId === '')
+    throw new UsageCsvError(lineNumber, 'series_id is empty');
+  return { seriesId, timeMs: seconds * 1000 };
+}
+
+/** A replay reads each series forward: a row older than its series' last one is an error. */
+export function requireTimeOrder(
+  seriesId: string,
+  previousMs: number | undefined,
+  timeMs: number,
+  lineNumber: number,
+): void {
+  if (previousMs !== undefined && timeMs < previousMs)
+    throw new UsageCsvError(
+      lineNumber,
+      `time goes backwards in series '${seriesId}': ${timeMs / 1000} s after ${previousMs / 1000} s`,
+    );
 }
 
 /** A CPU or memory cell as a whole, non-negative amount, or a UsageCsvError naming the column. */

@@ -1,4 +1,4 @@
-import { UsageCsvError, type UsageSample } from './usage-csv.js';
+import { requireTimeOrder, type UsageSample } from './usage-csv.js';
 
 /** All samples of one series, column by column (compact and cache-friendly). */
 export interface UsageSeries {
@@ -22,15 +22,12 @@ export class UsageSeriesCollector {
       series = { timesMs: [], cpuMillicores: [], memoryBytes: [] };
       this.series.set(sample.seriesId, series);
     }
-    const previousMs = series.timesMs.at(-1);
-    if (
-      this.inTimeOrder &&
-      previousMs !== undefined &&
-      sample.timeMs < previousMs
-    )
-      throw new UsageCsvError(
+    if (this.inTimeOrder)
+      requireTimeOrder(
+        sample.seriesId,
+        series.timesMs.at(-1),
+        sample.timeMs,
         lineNumber,
-        `time goes backwards in series '${sample.seriesId}': ${sample.timeMs / 1000} s after ${previousMs / 1000} s`,
       );
     series.timesMs.push(sample.timeMs);
     series.cpuMillicores.push(sample.cpuMillicores);

@@ -48,24 +48,16 @@ export function fleetReport(
   const sum = (pick: (score: SeriesScore) => number) =>
     scores.reduce((total, score) => total + pick(score), 0);
   const figures = scores.map(seriesFigures);
-  const spread = (quantile: number): SeriesFigures => ({
-    cpuSlack: nearestRank(
-      figures.map((f) => f.cpuSlack),
-      quantile,
-    ),
-    memorySlack: nearestRank(
-      figures.map((f) => f.memorySlack),
-      quantile,
-    ),
-    oomEventsPerDay: nearestRank(
-      figures.map((f) => f.oomEventsPerDay),
-      quantile,
-    ),
-    requestChangesPerDay: nearestRank(
-      figures.map((f) => f.requestChangesPerDay),
-      quantile,
-    ),
-  });
+  const spread = (quantile: number): SeriesFigures => {
+    const at = (pick: (figure: SeriesFigures) => number) =>
+      nearestRank(figures.map(pick), quantile);
+    return {
+      cpuSlack: at((f) => f.cpuSlack),
+      memorySlack: at((f) => f.memorySlack),
+      oomEventsPerDay: at((f) => f.oomEventsPerDay),
+      requestChangesPerDay: at((f) => f.requestChangesPerDay),
+    };
+  };
   return {
     ...identity,
     series: scores.length,
