@@ -1,4 +1,4 @@
-import { vpaClient } from '@tandem/kube';
+import { vpaClient } from '@tandem/kube/clients';
 import {
   VPA_API_VERSION,
   VPA_CHECKPOINT_KIND,

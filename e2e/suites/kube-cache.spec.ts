@@ -1,13 +1,18 @@
 import {
   CoreV1Event,
-  Watch,
   type CoreV1Api,
   type KubeConfig,
   type KubernetesListObject,
   type KubernetesObject,
   type V1ConfigMap,
 } from '@kubernetes/client-node';
-import { ListWatchCache, type CacheEvent, type WatchLike } from '@tandem/kube';
+import {
+  kubeConnectionOf,
+  kubeWatch,
+  ListWatchCache,
+  type CacheEvent,
+  type WatchLike,
+} from '@tandem/kube';
 import { controlPlaneValue, isLocalCluster } from '../harness/cluster-env.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { waitFor } from '../harness/wait.ts';
@@ -19,20 +24,21 @@ beforeAll(() => {
 });
 
 /**
- * client-node's Watch with a switch: `cut()` aborts the live watch request (the cache sees
+ * The caches' own watch (`kubeWatch`) with a switch: `cut()` aborts the live watch request (the cache sees
  * a dropped connection) and holds every new one until `restore()`, so a test can change
  * the cluster while the cache is blind. Records the query of every watch request.
  */
 class SwitchableWatch implements WatchLike {
   readonly requests: Record<string, unknown>[] = [];
-  private readonly inner: Watch;
+  private readonly inner: WatchLike;
   private live: { abort(): void } | undefined;
   private liveMuted: { muted: boolean } | undefined;
+  private liveDone: ((err: unknown) => void) | undefined;
   private gate: Promise<void> = Promise.resolve();
   private open: () => void = () => undefined;
 
   constructor(config: KubeConfig) {
-    this.inner = new Watch(config);
+    this.inner = kubeWatch(kubeConnectionOf(config));
   }
 
   async watch(
@@ -54,6 +60,7 @@ class SwitchableWatch implements WatchLike {
     );
     this.live = controller;
     this.liveMuted = muted;
+    this.liveDone = done;
     return controller;
   }
 
@@ -62,10 +69,13 @@ class SwitchableWatch implements WatchLike {
     if (this.liveMuted !== undefined) this.liveMuted.muted = true;
   }
 
+  /** The live request ends as a dropped connection does: `done` with an error, then closed. */
   cut(): void {
     this.gate = new Promise((resolve) => (this.open = resolve));
+    this.liveDone?.(new Error('connection cut by the test'));
     this.live?.abort();
     this.live = undefined;
+    this.liveDone = undefined;
   }
 
   restore(): void {

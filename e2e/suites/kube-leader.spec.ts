@@ -1,5 +1,5 @@
 import { CoordinationV1Api, V1MicroTime } from '@kubernetes/client-node';
-import { LeaderElector, type LeaderElectorOptions } from '@tandem/kube';
+import { LeaderElector, type LeaderElectorOptions } from '@tandem/kube/clients';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { waitFor } from '../harness/wait.ts';
 

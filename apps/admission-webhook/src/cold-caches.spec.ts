@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
 import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import {
+  plainConnection,
   vpaTargetResolution,
   type VpaTargetResolution,
   type WatchLike,
@@ -50,7 +50,7 @@ describe('a review that meets a cold cache', () => {
   beforeEach(async () => {
     answers = {};
     targets = vpaTargetResolution({
-      kubeConfig: new KubeConfig(),
+      connection: plainConnection('http://127.0.0.1:1'),
       namespace: 'demo',
       onError: () => undefined,
       get: (path) =>

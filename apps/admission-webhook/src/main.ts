@@ -4,10 +4,11 @@ import {
   clusterCaches,
   describeError,
   indexByNamespace,
+  kubeConnectionOf,
   limitRequestRate,
-  loadKubeConfig,
   retryUntilDone,
 } from '@tandem/kube';
+import { loadKubeConfig } from '@tandem/kube/clients';
 import {
   startServingApp,
   followFileContent,
@@ -44,6 +45,7 @@ export async function main(
   const ownNamespace = process.env['NAMESPACE'] || 'kube-system';
   const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
   limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
+  const connection = kubeConnectionOf(kubeConfig);
   const metrics = webhookMetrics(telemetry.metrics);
   const recovered = (kind: string) => (error: unknown) => {
     metrics.recoveredErrors.inc({ kind });
@@ -53,7 +55,7 @@ export async function main(
   // VPAs and LimitRanges from list+watch caches: a VPA created a moment before its pods is
   // known when they arrive, and a review costs no API call.
   const caches = clusterCaches({
-    kubeConfig,
+    connection,
     namespace: flags.vpaObjectNamespace,
     onError: (cache, error) => recovered(cache)(error),
     targetSyncTimeoutMs: flags.cacheSyncDeadlineMs,
@@ -121,7 +123,11 @@ export async function main(
       certFile: flags.tlsCertFile,
       keyFile: flags.tlsPrivateKey,
     },
-    { kubeConfig, logger, registry: telemetry.metrics },
+    {
+      connection,
+      logger,
+      registry: telemetry.metrics,
+    },
   );
   const server = await startHttpsServer({
     port: flags.port,

@@ -1,5 +1,6 @@
 import { CoordinationV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { acquiredLeaseSpec, httpStatusOf } from '@tandem/kube';
+import { httpStatusOf } from '@tandem/kube';
+import { acquiredLeaseSpec } from '@tandem/kube/clients';
 
 /** How long the updater trusts a renewal (its `--admission-controller-status-lease-timeout`). */
 const STATUS_LEASE_DURATION_MS = 60_000;

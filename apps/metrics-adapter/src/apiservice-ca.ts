@@ -1,4 +1,5 @@
-import { ApiregistrationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { V1APIService } from '@kubernetes/client-node';
+import { kubeGetJson, kubeSendJson, type KubeConnection } from '@tandem/kube';
 import { isRoutedElsewhere } from './pass-through/apiservice-route.js';
 import type { ApiServiceRoute } from './pass-through/apiservice-route.js';
 
@@ -16,25 +17,29 @@ export const API_SERVICE_NAMES = [
  * `onRoutedElsewhere`, since Tandem's CA there would break that provider (ADR 0022).
  */
 export function apiServiceCaBundle(
-  kubeConfig: KubeConfig,
+  connection: KubeConnection,
   ownHost: string,
   onRoutedElsewhere: (name: string, spec: ApiServiceRoute) => void,
 ): (caPem: string) => Promise<string[]> {
-  const api = kubeConfig.makeApiClient(ApiregistrationV1Api);
+  const get = kubeGetJson(connection);
+  const send = kubeSendJson(connection);
   return async (caPem) => {
     const caBundle = Buffer.from(caPem).toString('base64');
     const patched: string[] = [];
     for (const name of API_SERVICE_NAMES) {
-      const current = await api.readAPIService({ name });
+      const path = `/apis/apiregistration.k8s.io/v1/apiservices/${name}`;
+      const current = (await get(path)) as V1APIService;
       if (isRoutedElsewhere(current.spec, ownHost)) {
         onRoutedElsewhere(name, current.spec ?? {});
         continue;
       }
       if (current.spec?.caBundle === caBundle) continue;
-      await api.patchAPIService({
-        name,
-        body: [{ op: 'add', path: '/spec/caBundle', value: caBundle }],
-      });
+      await send(
+        'PATCH',
+        path,
+        [{ op: 'add', path: '/spec/caBundle', value: caBundle }],
+        'application/json-patch+json',
+      );
       patched.push(name);
     }
     return patched;

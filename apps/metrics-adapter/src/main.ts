@@ -8,7 +8,7 @@ import {
   describeError,
   indexByNamespace,
   kubeGetJson,
-  loadKubeConfig,
+  loadKubeConnection,
   releaseMemoryAfterLists,
   retryUntilDone,
   sharedParts,
@@ -60,18 +60,20 @@ export async function main(
   if (typeof started === 'number') return started;
   const { flags, telemetry } = started;
   const { logger } = telemetry;
-  const kubeConfig = loadKubeConfig({ kubeconfigPath: flags.kubeconfig });
+  const connection = await loadKubeConnection({
+    kubeconfigPath: flags.kubeconfig,
+  });
   const metrics = adapterMetrics(telemetry.metrics);
   const recovered = (what: string) => (error: unknown) =>
     logger.warn({ cache: what }, `recovered: ${describeError(error)}`);
 
-  const getJson = kubeGetJson(kubeConfig);
+  const getJson = kubeGetJson(connection);
   // One table of the parts the pods and their controllers have in common, and the heap
   // their lists grew handed back once they are in (ADR 0024).
   const share = sharedParts();
   const onListed = releaseMemoryAfterLists();
   const pods = watchedCollection<V1Pod>({
-    kubeConfig,
+    connection,
     get: getJson,
     path: '/api/v1/pods',
     pageSize: flags.listPageSize,
@@ -83,7 +85,7 @@ export async function main(
   // Before the cache starts, so its first list arrives as events too.
   const podsByNamespace = indexByNamespace(pods);
   const templates = podTemplates({
-    kubeConfig,
+    connection,
     get: getJson,
     pageSize: flags.listPageSize,
     share,
@@ -92,7 +94,7 @@ export async function main(
   });
   const usage = cachedUsage(
     flags.prometheus === undefined
-      ? metricsServerUsage(kubeConfig)
+      ? metricsServerUsage(getJson)
       : prometheusUsage(flags.prometheus),
     flags.metricsCacheTtlMs,
   );
@@ -105,7 +107,7 @@ export async function main(
   let firstConfig: () => void = () => undefined;
   const configRead = new Promise<void>((resolve) => (firstConfig = resolve));
   const authentication = followAuthenticationConfig({
-    kubeConfig,
+    connection,
     logger,
     onChange: (config) => {
       authConfig = config;
@@ -133,8 +135,8 @@ export async function main(
   app.use(
     delegatedAuth({
       config: () => authConfig,
-      reviewToken: tokenReviewer(kubeConfig),
-      authorize: subjectAccessReviewer(kubeConfig),
+      reviewToken: tokenReviewer(connection),
+      authorize: subjectAccessReviewer(connection),
       attributesOf: requestAttributes,
       count: (outcome) => metrics.auth.inc({ outcome }),
       logger,
@@ -152,7 +154,7 @@ export async function main(
     app.use(
       await passThrough({
         provider: flags.upstreamProvider,
-        kubeConfig,
+        connection,
         logger,
         observe: (kind, code, seconds) =>
           metrics.requestDuration.observe(
@@ -184,12 +186,12 @@ export async function main(
       certFile: flags.tlsCertFile,
       keyFile: flags.tlsPrivateKeyFile,
     },
-    { kubeConfig, logger, registry: telemetry.metrics },
+    { connection, logger, registry: telemetry.metrics },
   );
   const apiServiceCaFile = certificates.files.caBundleFile;
   // Without cert-manager the adapter keeps its APIServices' caBundle in step with its CA.
   const ownHost = flags.certificates.identity.commonName;
-  const writeCaBundle = apiServiceCaBundle(kubeConfig, ownHost, (name, spec) =>
+  const writeCaBundle = apiServiceCaBundle(connection, ownHost, (name, spec) =>
     logger.error(
       { apiService: name, upstream: flags.upstreamProvider?.url },
       routedElsewhereMessage(name, spec, ownHost),

@@ -1,11 +1,15 @@
 import type {
-  KubeConfig,
   KubernetesObject,
   V1Container,
   V1Pod,
   V1PodTemplateSpec,
 } from '@kubernetes/client-node';
-import { watchedCollection, type GetJson, type SharePart } from '@tandem/kube';
+import {
+  watchedCollection,
+  type GetJson,
+  type KubeConnection,
+  type SharePart,
+} from '@tandem/kube';
 import { reducedController } from './reduced-objects.js';
 
 /** Owner kinds whose pod template holds what the user declared (a VPA changes pods only). */
@@ -41,14 +45,14 @@ export interface PodTemplates {
  * controller reduced to its template's containers' resources (`reducedController`).
  */
 export function podTemplates({
-  kubeConfig,
+  connection,
   get,
   pageSize,
   share,
   onListed,
   onError,
 }: {
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   get: GetJson;
   /** `--list-page-size`. */
   pageSize: number;
@@ -62,7 +66,7 @@ export function podTemplates({
     Object.entries(OWNER_COLLECTIONS).map(([kind, path]) => [
       kind as OwnerKind,
       watchedCollection<TemplateOwner>({
-        kubeConfig,
+        connection,
         get,
         path,
         pageSize,

@@ -1,6 +1,5 @@
-import type { KubeConfig } from '@kubernetes/client-node';
 import type { ContainerUsage } from '@tandem/custom-metrics';
-import { podMetricsSource, TtlCache } from '@tandem/kube';
+import { podMetricsSource, TtlCache, type GetJson } from '@tandem/kube';
 
 /** Per pod name, the usage of each container, from one snapshot of one namespace. */
 export type NamespaceUsage = ReadonlyMap<string, readonly ContainerUsage[]>;
@@ -9,9 +8,9 @@ export type NamespaceUsage = ReadonlyMap<string, readonly ContainerUsage[]>;
 export type UsageReader = (namespace: string) => Promise<NamespaceUsage>;
 
 /** metrics.k8s.io PodMetrics of one namespace (metrics-server), as the HPA reads them. */
-export function metricsServerUsage(kubeConfig: KubeConfig): UsageReader {
+export function metricsServerUsage(get: GetJson): UsageReader {
   return async (namespace) => {
-    const { usages } = await podMetricsSource(kubeConfig, namespace)();
+    const { usages } = await podMetricsSource(get, namespace)();
     const byPod = new Map<string, ContainerUsage[]>();
     for (const usage of usages) {
       const containers = byPod.get(usage.pod) ?? [];

@@ -1,10 +1,10 @@
+import { limitRequestRate } from '@tandem/kube';
 import {
   eventRecorder,
-  limitRequestRate,
   loadKubeConfig,
   startLeadership,
   vpaClient,
-} from '@tandem/kube';
+} from '@tandem/kube/clients';
 import {
   type CycleContext,
   endTerm,

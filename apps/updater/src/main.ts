@@ -3,14 +3,17 @@ import { CoordinationV1Api, type V1Pod } from '@kubernetes/client-node';
 import {
   clusterCaches,
   describeError,
-  eventRecorder,
+  kubeConnectionOf,
   httpStatusOf,
   indexByNamespace,
   limitRequestRate,
-  loadKubeConfig,
-  startLeadership,
   TokenBucket,
 } from '@tandem/kube';
+import {
+  eventRecorder,
+  loadKubeConfig,
+  startLeadership,
+} from '@tandem/kube/clients';
 import {
   cycleLoop,
   healthy,
@@ -70,7 +73,7 @@ export async function main(
     logger.warn({ kind, ...fields }, message);
   };
   const caches = clusterCaches({
-    kubeConfig,
+    connection: kubeConnectionOf(kubeConfig),
     namespace: flags.vpaObjectNamespace,
     listPageSize: flags.listPageSize,
     onError: (cache, error) =>

@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { plainConnection } from './connection/kube-connection.js';
 import { clusterCaches, type ClusterCaches } from './cluster-caches.js';
 import { ColdCacheError } from './first-lists.js';
 import type { WatchLike } from './list-watch-cache.js';
@@ -18,7 +18,7 @@ describe('clusterCaches', () => {
 
   const build = (namespace: string | undefined) => {
     caches = clusterCaches({
-      kubeConfig: new KubeConfig(),
+      connection: plainConnection('http://127.0.0.1:1'),
       namespace,
       get: async (path) => {
         lists.push(path);

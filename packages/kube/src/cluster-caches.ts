@@ -1,6 +1,7 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConnection } from './connection/kube-connection.js';
 import { VPA_API_VERSION } from '@tandem/vpa-api';
-import { kubeGetJson, type GetJson } from './kube-get.js';
+import { kubeGetJson, type GetJson } from './connection/kube-request.js';
 import type { ListWatchCache, WatchLike } from './list-watch-cache.js';
 import {
   vpaTargetResolution,
@@ -48,12 +49,12 @@ export interface ClusterCaches {
  * started later.
  */
 export function clusterCaches(options: {
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   namespace: string | undefined;
   onError: (cache: string, error: unknown) => void;
-  /** Default: `kubeGetJson(kubeConfig)`. */
+  /** Default: `kubeGetJson(connection)`. */
   get?: GetJson;
-  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  /** A watch replacement for tests; default: `kubeWatch(connection)`. */
   watch?: WatchLike;
   /** How long a target lookup waits for a cold target cache (`vpaTargetResolution`'s default). */
   targetSyncTimeoutMs?: number;
@@ -63,7 +64,7 @@ export function clusterCaches(options: {
   readTargetMisses?: boolean;
 }): ClusterCaches {
   const {
-    kubeConfig,
+    connection,
     namespace,
     onError,
     watch,
@@ -71,11 +72,11 @@ export function clusterCaches(options: {
     listPageSize,
     readTargetMisses,
   } = options;
-  const get = options.get ?? kubeGetJson(kubeConfig);
+  const get = options.get ?? kubeGetJson(connection);
   const scope = namespace === undefined ? '' : `/namespaces/${namespace}`;
   const built: ListWatchCache<KubernetesObject>[] = [];
   const targets = vpaTargetResolution({
-    kubeConfig,
+    connection,
     get,
     namespace,
     watch,
@@ -91,7 +92,7 @@ export function clusterCaches(options: {
     ) {
       const { prefix, resource } = COLLECTIONS[collection];
       const cache = watchedCollection<T>({
-        kubeConfig,
+        connection,
         get,
         path: `${prefix}${scope}/${resource}`,
         fieldSelector,

@@ -13,11 +13,14 @@ export {
 } from './api-errors.js';
 export {
   SERVICE_ACCOUNT_DIR,
-  loadKubeConfig,
   resolveKubeConfigSource,
   type KubeConfigSource,
   type LoadKubeConfigOptions,
-} from './kubeconfig.js';
+} from './kubeconfig-source.js';
+export {
+  TOKEN_FILE_REREAD_MS,
+  loadKubeConnection,
+} from './connection/load-kube-connection.js';
 export { keyOf, objectKey, resourceVersionOf } from './object-key.js';
 export { diffRelist, type RelistDiff } from './relist-diff.js';
 export { isWatchStale, stalenessCheckIntervalMs } from './staleness.js';
@@ -31,25 +34,20 @@ export {
   type WatchLike,
 } from './list-watch-cache.js';
 export {
-  DEFAULT_LEADER_ELECTION_TIMINGS,
-  RETRY_JITTER_FACTOR,
-  acquiredLeaseSpec,
-  leaseAvailability,
-  leaseHolder,
-  releasedLeaseSpec,
-  stepDownReason,
-  timeMs,
-  validateTimings,
-  type LeaderElectionTimings,
-  type LeaseAvailability,
-  type StepDownReason,
-} from './lease-decisions.js';
+  kubeConnectionOf,
+  plainConnection,
+  type KubeConnection,
+} from './connection/kube-connection.js';
 export {
-  LeaderElector,
-  type LeaderElectorOptions,
-  type LeaseClient,
-} from './leader-elector.js';
-export { kubeGetJson, type GetJson } from './kube-get.js';
+  kubeGetJson,
+  kubeRequest,
+  kubeSendJson,
+  openKubeRequest,
+  type GetJson,
+  type KubeRequest,
+  type SendJson,
+} from './connection/kube-request.js';
+export { kubeWatch } from './connection/kube-watch.js';
 export {
   watchedCollection,
   type WatchedCollectionOptions,
@@ -125,17 +123,5 @@ export {
   type CachedCollection,
   type ClusterCaches,
 } from './cluster-caches.js';
-export {
-  startLeadership,
-  type Leadership,
-  type LeadershipSettings,
-} from './leadership.js';
-export {
-  eventRecorder,
-  type EventRecorder,
-  type EventSubject,
-  type EventType,
-} from './event-recorder.js';
 export { limitRequestRate } from './request-rate-limit.js';
-export { vpaClient, type VpaClient } from './vpa-client.js';
 export { TokenBucket } from './token-bucket.js';

@@ -1,7 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { loadKubeConfig, resolveKubeConfigSource } from './kubeconfig.js';
+import { loadKubeConfig } from './kubeconfig.js';
+import { resolveKubeConfigSource } from './kubeconfig-source.js';
 
 const SA = '/var/run/secrets/kubernetes.io/serviceaccount';
 const has =

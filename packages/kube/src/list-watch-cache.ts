@@ -1,9 +1,9 @@
-import {
-  Watch,
-  type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
+import type {
+  KubernetesListObject,
+  KubernetesObject,
 } from '@kubernetes/client-node';
+import type { KubeConnection } from './connection/kube-connection.js';
+import { kubeWatch } from './connection/kube-watch.js';
 import { isGone } from './api-errors.js';
 import {
   backoffDelayMs,
@@ -62,8 +62,8 @@ export interface ListWatchCacheOptions<T extends KubernetesObject> {
    */
   reduce?: (object: KubernetesObject) => T;
   /** Used to create the default `Watch`; not needed when `watch` is given. */
-  kubeConfig?: KubeConfig;
-  /** A `Watch` replacement (tests); default `new Watch(kubeConfig)`. */
+  connection?: KubeConnection;
+  /** A watch replacement (tests); default `kubeWatch(connection)`. */
   watch?: WatchLike;
   labelSelector?: string;
   fieldSelector?: string;
@@ -147,9 +147,9 @@ export class ListWatchCache<T extends KubernetesObject> {
 
   constructor(private readonly options: ListWatchCacheOptions<T>) {
     if (options.watch !== undefined) this.watcher = options.watch;
-    else if (options.kubeConfig !== undefined)
-      this.watcher = new Watch(options.kubeConfig) as WatchLike;
-    else throw new Error('ListWatchCache needs either kubeConfig or watch');
+    else if (options.connection !== undefined)
+      this.watcher = kubeWatch(options.connection);
+    else throw new Error('ListWatchCache needs either connection or watch');
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.staleAfterMs = options.staleAfterMs ?? 90_000;

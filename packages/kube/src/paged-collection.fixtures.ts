@@ -1,5 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
-import type { GetJson } from './kube-get.js';
+import type { GetJson } from './connection/kube-request.js';
 
 /** The API server's message for an expired continue token (k8s.io/apiserver's storage). */
 export const EXPIRED_CONTINUE_MESSAGE =

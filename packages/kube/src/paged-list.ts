@@ -3,7 +3,7 @@ import type {
   KubernetesObject,
 } from '@kubernetes/client-node';
 import { isGone } from './api-errors.js';
-import type { GetJson } from './kube-get.js';
+import type { GetJson } from './connection/kube-request.js';
 
 /** client-go's pager default (k8s.io/client-go/tools/pager, `defaultPageSize`). */
 export const DEFAULT_LIST_PAGE_SIZE = 500;

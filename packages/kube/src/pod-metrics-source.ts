@@ -1,9 +1,6 @@
-import {
-  CustomObjectsApi,
-  type KubeConfig,
-  type PodMetricsList,
-} from '@kubernetes/client-node';
+import type { PodMetricsList } from '@kubernetes/client-node';
 import { parseCpuMillicores, parseMemoryBytes } from '@tandem/vpa-api';
+import type { GetJson } from './connection/kube-request.js';
 
 /** One container's usage in one metrics snapshot, in the model's units. */
 export interface PodContainerUsage {
@@ -22,17 +19,15 @@ export interface PodContainerUsage {
  * whose quantities do not parse is skipped and counted, not fatal.
  */
 export function podMetricsSource(
-  kubeConfig: KubeConfig,
+  get: GetJson,
   namespace: string | undefined,
 ): () => Promise<{ usages: PodContainerUsage[]; skipped: number }> {
-  const api = kubeConfig.makeApiClient(CustomObjectsApi);
-  const base = { group: 'metrics.k8s.io', version: 'v1beta1', plural: 'pods' };
+  const path =
+    namespace === undefined
+      ? '/apis/metrics.k8s.io/v1beta1/pods'
+      : `/apis/metrics.k8s.io/v1beta1/namespaces/${encodeURIComponent(namespace)}/pods`;
   return async () => {
-    const list = (
-      namespace === undefined
-        ? await api.listClusterCustomObject(base)
-        : await api.listNamespacedCustomObject({ ...base, namespace })
-    ) as PodMetricsList;
+    const list = (await get(path)) as PodMetricsList;
     const usages: PodContainerUsage[] = [];
     let skipped = 0;
     // client-node's metrics types mark every field present; a metrics server may still

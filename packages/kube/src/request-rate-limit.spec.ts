@@ -1,5 +1,6 @@
+import { kubeConnectionOf } from './connection/kube-connection.js';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { kubeGetJson } from './kube-get.js';
+import { kubeGetJson } from './connection/kube-request.js';
 import {
   kubeConfigFor,
   standInApiServer,
@@ -38,7 +39,7 @@ describe('limitRequestRate', () => {
     const kubeConfig = kubeConfigFor(recording.url);
     const { waitsMs, clock } = recordedClock();
     limitRequestRate(kubeConfig, 20, 3, clock);
-    const get = kubeGetJson(kubeConfig);
+    const get = kubeGetJson(kubeConnectionOf(kubeConfig));
     const core = kubeConfig.makeApiClient(CoreV1Api);
     await Promise.all([
       ...Array.from({ length: 5 }, () => get('/version')),
@@ -53,7 +54,7 @@ describe('limitRequestRate', () => {
   it('really waits on the real clock', async () => {
     const kubeConfig = kubeConfigFor(recording.url);
     limitRequestRate(kubeConfig, 20, 3);
-    const get = kubeGetJson(kubeConfig);
+    const get = kubeGetJson(kubeConnectionOf(kubeConfig));
     const startMs = performance.now();
     await Promise.all(Array.from({ length: 9 }, () => get('/version')));
     expect(Math.max(...recording.arrivalsMs) - startMs).toBeGreaterThanOrEqual(
@@ -65,7 +66,7 @@ describe('limitRequestRate', () => {
     const kubeConfig = kubeConfigFor(recording.url);
     const { waitsMs, clock } = recordedClock();
     limitRequestRate(kubeConfig, -1, 0, clock);
-    const get = kubeGetJson(kubeConfig);
+    const get = kubeGetJson(kubeConnectionOf(kubeConfig));
     await Promise.all(Array.from({ length: 20 }, () => get('/version')));
     expect(recording.arrivalsMs).toHaveLength(20);
     expect(waitsMs).toEqual([]);
@@ -75,7 +76,7 @@ describe('limitRequestRate', () => {
     const kubeConfig = kubeConfigFor(recording.url);
     const { waitsMs, clock } = recordedClock();
     limitRequestRate(kubeConfig, 0, 0, clock);
-    const get = kubeGetJson(kubeConfig);
+    const get = kubeGetJson(kubeConnectionOf(kubeConfig));
     await Promise.all(Array.from({ length: 11 }, () => get('/version')));
     expect(recording.arrivalsMs).toHaveLength(11);
     expect(waitsMs).toEqual([200]);

@@ -1,11 +1,9 @@
 import type { Server } from 'node:http';
 import type { KubernetesObject } from '@kubernetes/client-node';
-import { kubeGetJson } from './kube-get.js';
+import { plainConnection } from './connection/kube-connection.js';
+import { kubeGetJson } from './connection/kube-request.js';
 import { managedObject, PagedCollection } from './paged-collection.fixtures.js';
-import {
-  kubeConfigFor,
-  standInApiServer,
-} from './stand-in-api-server.fixtures.js';
+import { standInApiServer } from './stand-in-api-server.fixtures.js';
 import { until } from './lease-client.fixtures.js';
 import { FakeWatch } from './watch.fixtures.js';
 import { watchedCollection } from './watched-collection.js';
@@ -28,12 +26,12 @@ describe('watchedCollection against a paging API server', () => {
       collection.answer(path),
     );
     servers.push(standIn.server);
-    const kubeConfig = kubeConfigFor(standIn.url);
+    const connection = plainConnection(standIn.url);
     const watch = new FakeWatch();
     const errors: unknown[] = [];
     const cache = watchedCollection({
-      kubeConfig,
-      get: kubeGetJson(kubeConfig),
+      connection,
+      get: kubeGetJson(connection),
       path: '/api/v1/namespaces/ns/configmaps',
       fieldSelector: 'metadata.name!=skipped',
       pageSize: 2,

@@ -1,12 +1,13 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConnection } from './connection/kube-connection.js';
 import { ListWatchCache, type WatchLike } from './list-watch-cache.js';
-import type { GetJson } from './kube-get.js';
+import type { GetJson } from './connection/kube-request.js';
 import { DEFAULT_LIST_PAGE_SIZE, pagedList } from './paged-list.js';
 
 export interface WatchedCollectionOptions<
   T extends KubernetesObject = KubernetesObject,
 > {
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   get: GetJson;
   /** The collection, e.g. `/api/v1/namespaces/shop/pods`. */
   path: string;
@@ -18,7 +19,7 @@ export interface WatchedCollectionOptions<
   onError: (error: unknown) => void;
   /** Called after every completed list (`ListWatchCacheOptions.onListed`). */
   onListed?: () => void;
-  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  /** A watch replacement for tests; default: `kubeWatch(connection)`. */
   watch?: WatchLike;
 }
 
@@ -38,7 +39,7 @@ export function watchedCollection<T extends KubernetesObject>(
     fieldSelector,
     list: (reduce) => pagedList({ get, path, fieldSelector, pageSize, reduce }),
     reduce: options.reduce,
-    kubeConfig: options.kubeConfig,
+    connection: options.connection,
     watch: options.watch,
     onError: options.onError,
     onListed: options.onListed,

@@ -1,9 +1,10 @@
+import type { V1Secret } from '@kubernetes/client-node';
 import {
-  CoreV1Api,
-  type KubeConfig,
-  type V1Secret,
-} from '@kubernetes/client-node';
-import { httpStatusOf } from '@tandem/kube';
+  httpStatusOf,
+  kubeGetJson,
+  kubeSendJson,
+  type KubeConnection,
+} from '@tandem/kube';
 import type { SecretContents } from './certificate-secret.js';
 
 /** The Secret as read: its contents and the version a replace must name. */
@@ -36,15 +37,18 @@ export interface SecretReference {
  * one). Labels and other annotations of an existing Secret are kept on replace.
  */
 export function kubeSecretStore(
-  kubeConfig: KubeConfig,
+  connection: KubeConnection,
   reference: SecretReference,
 ): SecretStore {
-  const api = kubeConfig.makeApiClient(CoreV1Api);
+  const get = kubeGetJson(connection);
+  const send = kubeSendJson(connection);
+  const collection = `/api/v1/namespaces/${encodeURIComponent(reference.namespace)}/secrets`;
+  const path = `${collection}/${encodeURIComponent(reference.name)}`;
   let lastRead: V1Secret | undefined;
   return {
     async read() {
       try {
-        lastRead = await api.readNamespacedSecret(reference);
+        lastRead = (await get(path)) as V1Secret;
       } catch (error) {
         if (httpStatusOf(error) === 404) return undefined;
         throw error;
@@ -80,12 +84,8 @@ export function kubeSecretStore(
         ),
       };
       try {
-        if (resourceVersion === undefined)
-          await api.createNamespacedSecret({
-            namespace: reference.namespace,
-            body,
-          });
-        else await api.replaceNamespacedSecret({ ...reference, body });
+        if (resourceVersion === undefined) await send('POST', collection, body);
+        else await send('PUT', path, body);
         return 'written';
       } catch (error) {
         if (httpStatusOf(error) === 409) return 'conflict';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { FlagError } from '@tandem/flags';
-import { loadKubeConfig } from '@tandem/kube';
+import { loadKubeConnection } from '@tandem/kube';
 import { pino } from 'pino';
 import {
   certificateFlagOptions,
@@ -33,7 +33,7 @@ export async function certsCommand(
     management.secret === undefined
       ? memorySecretStore()
       : kubeSecretStore(
-          loadKubeConfig({ kubeconfigPath: flags.kubeconfig }),
+          await loadKubeConnection({ kubeconfigPath: flags.kubeconfig }),
           management.secret,
         );
   const rotation = certificateRotation({

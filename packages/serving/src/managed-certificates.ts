@@ -1,4 +1,4 @@
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConnection } from '@tandem/kube';
 import type { Registry } from '@tandem/telemetry';
 import type { Logger } from 'pino';
 import type { CertificateManagement } from './certificate-flags.js';
@@ -19,7 +19,7 @@ export async function servingFiles<
 >(
   management: CertificateManagement,
   given: Given,
-  context: { kubeConfig: KubeConfig; logger: Logger; registry?: Registry },
+  context: { connection: KubeConnection; logger: Logger; registry?: Registry },
 ): Promise<{ files: Given | ServedFiles; stop(): void }> {
   if (management.secret === undefined)
     return { files: given, stop: () => undefined };
@@ -28,7 +28,7 @@ export async function servingFiles<
     'managing the serving certificates in-process',
   );
   return startCertificateRotation({
-    store: kubeSecretStore(context.kubeConfig, management.secret),
+    store: kubeSecretStore(context.connection, management.secret),
     dir: management.dir,
     identity: management.identity,
     lifetimes: management.lifetimes,

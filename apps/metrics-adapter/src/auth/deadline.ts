@@ -1,7 +1,8 @@
 /**
  * Rejects when `promise` has not settled within `ms`. The underlying request is not
- * cancelled (client-node's generated calls take no signal), only no longer waited for:
- * a request held up by authentication must fail while its caller still listens.
+ * cancelled (`kubeSendJson` takes no signal; its own, longer timeout ends a stalled one),
+ * only no longer waited for: a request held up by authentication must fail while its
+ * caller still listens.
  */
 export function withDeadline<T>(
   promise: Promise<T>,

@@ -4,7 +4,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConnection } from '@tandem/kube';
 
 /** One request as the fake API server saw it. */
 export interface SeenRequest {
@@ -19,8 +19,8 @@ export interface SeenRequest {
 export interface FakeApiServer {
   readonly url: string;
   readonly requests: SeenRequest[];
-  /** A kubeconfig for this server, with a bearer token of its own. */
-  readonly kubeConfig: KubeConfig;
+  /** A connection to this server, with a bearer token of its own. */
+  readonly connection: KubeConnection;
   close(): Promise<void>;
 }
 
@@ -50,17 +50,16 @@ export async function startFakeApiServer(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'fake', server: url, skipTLSVerify: true }],
-    users: [{ name: 'adapter', token: 'adapter-token' }],
-    contexts: [{ name: 'fake', cluster: 'fake', user: 'adapter' }],
-    currentContext: 'fake',
-  });
+  const connection: KubeConnection = {
+    server: url,
+    // Spelled as client-node's kubeconfig writes it, which the credentials must read too.
+    requestOptions: () =>
+      Promise.resolve({ headers: { Authorization: 'Bearer adapter-token' } }),
+  };
   return {
     url,
     requests,
-    kubeConfig,
+    connection,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -66,7 +66,7 @@ describe('followAuthenticationConfig', () => {
     const configs: RequestHeaderConfig[] = [];
     const errors: unknown[] = [];
     const follower = followAuthenticationConfig({
-      kubeConfig: api.kubeConfig,
+      connection: api.connection,
       logger: pino({ level: 'silent' }),
       onChange: (config) => configs.push(config),
       onError: (error) => errors.push(error),

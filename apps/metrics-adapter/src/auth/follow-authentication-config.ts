@@ -1,5 +1,10 @@
-import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
-import { describeError, kubeGetJson, watchedCollection } from '@tandem/kube';
+import type { V1ConfigMap } from '@kubernetes/client-node';
+import {
+  describeError,
+  kubeGetJson,
+  watchedCollection,
+  type KubeConnection,
+} from '@tandem/kube';
 import type { Logger } from 'pino';
 import {
   AUTHENTICATION_CONFIGMAP,
@@ -8,7 +13,7 @@ import {
 } from './authentication-config.js';
 
 export interface FollowAuthenticationConfigOptions {
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   logger: Logger;
   /**
    * Called with the first configuration read and with each one that differs from the
@@ -33,7 +38,7 @@ export interface FollowAuthenticationConfigOptions {
 export function followAuthenticationConfig(
   options: FollowAuthenticationConfigOptions,
 ): { synced(): boolean; stop(): Promise<void> } {
-  const { kubeConfig, logger } = options;
+  const { connection, logger } = options;
   const { namespace, name } = AUTHENTICATION_CONFIGMAP;
   const where = `${namespace}/${name}`;
   const report = (error: unknown, what: string) => {
@@ -41,8 +46,8 @@ export function followAuthenticationConfig(
     options.onError(error);
   };
   const cache = watchedCollection<V1ConfigMap>({
-    kubeConfig,
-    get: kubeGetJson(kubeConfig),
+    connection,
+    get: kubeGetJson(connection),
     path: `/api/v1/namespaces/${namespace}/configmaps`,
     fieldSelector: `metadata.name=${name}`,
     onError: (error) =>

@@ -115,7 +115,7 @@ describe('subjectAccessReviewer', () => {
   });
 
   const reviewer = () =>
-    subjectAccessReviewer(api.kubeConfig, { now: () => nowMs });
+    subjectAccessReviewer(api.connection, { now: () => nowMs });
 
   it('posts the review and caches allowed and denied decisions for 10 s', async () => {
     const authorize = reviewer();

@@ -1,9 +1,5 @@
-import {
-  AuthorizationV1Api,
-  type KubeConfig,
-  type V1SubjectAccessReview,
-} from '@kubernetes/client-node';
-import { describeError } from '@tandem/kube';
+import type { V1SubjectAccessReview } from '@kubernetes/client-node';
+import { describeError, kubeSendJson, type KubeConnection } from '@tandem/kube';
 import type { Caller } from './caller.js';
 import { withDeadline } from './deadline.js';
 import { isProbePath, type RequestAttributes } from './request-attributes.js';
@@ -30,10 +26,10 @@ const PRIVILEGED_GROUP = 'system:masters';
  * A failed call rejects (not cached); the caller answers 503.
  */
 export function subjectAccessReviewer(
-  kubeConfig: KubeConfig,
+  connection: KubeConnection,
   options: ReviewerOptions = {},
 ): (caller: Caller, attributes: RequestAttributes) => Promise<Decision> {
-  const api = kubeConfig.makeApiClient(AuthorizationV1Api);
+  const send = kubeSendJson(connection);
   const timeoutMs = options.timeoutMs ?? REVIEW_TIMEOUT_MS;
   const review = reviewCache<V1SubjectAccessReview, Decision>({
     ttlMs: options.ttlMs ?? REVIEW_TTL_MS,
@@ -43,11 +39,15 @@ export function subjectAccessReviewer(
     review: async (body) => {
       let answer: V1SubjectAccessReview;
       try {
-        answer = await withDeadline(
-          api.createSubjectAccessReview({ body }),
+        answer = (await withDeadline(
+          send(
+            'POST',
+            '/apis/authorization.k8s.io/v1/subjectaccessreviews',
+            body,
+          ),
           timeoutMs,
           'SubjectAccessReview',
-        );
+        )) as V1SubjectAccessReview;
       } catch (error) {
         throw new Error(`SubjectAccessReview failed: ${describeError(error)}`);
       }

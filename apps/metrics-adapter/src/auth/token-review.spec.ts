@@ -52,7 +52,7 @@ beforeEach(() => {
   down = false;
 });
 
-const review = () => tokenReviewer(api.kubeConfig, { now: () => nowMs });
+const review = () => tokenReviewer(api.connection, { now: () => nowMs });
 
 describe('tokenReviewer', () => {
   it('posts a TokenReview with the adapter credentials and reads the user', async () => {

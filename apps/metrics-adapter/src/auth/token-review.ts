@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { V1TokenReview } from '@kubernetes/client-node';
 import {
-  AuthenticationV1Api,
-  type KubeConfig,
-  type V1TokenReview,
-} from '@kubernetes/client-node';
-import { describeError, TokenBucket } from '@tandem/kube';
+  describeError,
+  kubeSendJson,
+  TokenBucket,
+  type KubeConnection,
+} from '@tandem/kube';
 import type { Authentication } from './caller.js';
 import { withDeadline } from './deadline.js';
 import { reviewCache } from './review-cache.js';
@@ -45,10 +46,10 @@ export class TokenReviewsThrottled extends Error {
  * bounded by `TOKEN_REVIEW_RATE`: past it, the lookup rejects with `TokenReviewsThrottled`.
  */
 export function tokenReviewer(
-  kubeConfig: KubeConfig,
+  connection: KubeConnection,
   options: ReviewerOptions = {},
 ): (token: string) => Promise<Authentication> {
-  const api = kubeConfig.makeApiClient(AuthenticationV1Api);
+  const send = kubeSendJson(connection);
   const timeoutMs = options.timeoutMs ?? REVIEW_TIMEOUT_MS;
   const budget = new TokenBucket(
     TOKEN_REVIEW_RATE.perSecond,
@@ -63,11 +64,15 @@ export function tokenReviewer(
       if (budget.reserve(0) === undefined) throw new TokenReviewsThrottled();
       let review: V1TokenReview;
       try {
-        review = await withDeadline(
-          api.createTokenReview({ body: tokenReviewBody(token) }),
+        review = (await withDeadline(
+          send(
+            'POST',
+            '/apis/authentication.k8s.io/v1/tokenreviews',
+            tokenReviewBody(token),
+          ),
           timeoutMs,
           'TokenReview',
-        );
+        )) as V1TokenReview;
       } catch (error) {
         throw new Error(`TokenReview failed: ${describeError(error)}`);
       }

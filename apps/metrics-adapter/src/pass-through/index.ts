@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import type { KubeConfig } from '@kubernetes/client-node';
 import type express from 'express';
 import type { Logger } from 'pino';
-import { describeError } from '@tandem/kube';
+import { describeError, type KubeConnection } from '@tandem/kube';
 import { passThroughRoutes } from './pass-through-routes.js';
-import { kubeConfigCredentials, upstreamGet } from './upstream-client.js';
+import { connectionCredentials, upstreamGet } from './upstream-client.js';
 import { upstreamDiscovery } from './upstream-discovery.js';
 import type { UpstreamProvider } from './upstream-flags.js';
 
@@ -14,7 +13,7 @@ import type { UpstreamProvider } from './upstream-flags.js';
  */
 export async function passThrough(options: {
   provider: UpstreamProvider;
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   logger: Logger;
   observe: (kind: string, code: number, seconds: number) => void;
 }): Promise<express.Router> {
@@ -34,7 +33,7 @@ export async function passThrough(options: {
   const get = upstreamGet({
     url: provider.url,
     caPem,
-    credentials: kubeConfigCredentials(options.kubeConfig),
+    credentials: connectionCredentials(options.connection),
   });
   logger.info(
     { upstream: provider.url },

@@ -20,7 +20,7 @@ import {
 } from '../auth/fake-api-server.fixtures.js';
 import { requestAttributes } from '../metric-routes.js';
 import { passThroughRoutes } from './pass-through-routes.js';
-import { kubeConfigCredentials, upstreamGet } from './upstream-client.js';
+import { connectionCredentials, upstreamGet } from './upstream-client.js';
 import { upstreamDiscovery } from './upstream-discovery.js';
 
 const V2 = '/apis/custom.metrics.k8s.io/v1beta2';
@@ -98,14 +98,14 @@ async function startAdapter(
   const get = upstreamGet({
     url: upstream.url,
     caPem: upstream.caPem,
-    credentials: kubeConfigCredentials(api.kubeConfig),
+    credentials: connectionCredentials(api.connection),
   });
   const app = express();
   app.use(
     delegatedAuth({
       config: () => frontProxy,
-      reviewToken: tokenReviewer(api.kubeConfig),
-      authorize: subjectAccessReviewer(api.kubeConfig),
+      reviewToken: tokenReviewer(api.connection),
+      authorize: subjectAccessReviewer(api.connection),
       attributesOf: requestAttributes,
       logger,
     }),

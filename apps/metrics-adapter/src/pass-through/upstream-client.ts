@@ -1,6 +1,5 @@
 import { Agent, request, type RequestOptions } from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { describeError } from '@tandem/kube';
+import { describeError, type KubeConnection } from '@tandem/kube';
 
 /** What the upstream answered, passed back to the caller as it came. */
 export interface UpstreamAnswer {
@@ -21,27 +20,28 @@ export type UpstreamGet = (
   options: { accept: string | undefined; timeoutMs: number },
 ) => Promise<UpstreamAnswer>;
 
-/** The adapter's own identity as the kubeconfig gives it: a bearer token or a client certificate. */
+/** The adapter's own identity as its connection gives it: a bearer token or a client certificate. */
 export type Credentials = () => Promise<
   Pick<RequestOptions, 'headers' | 'cert' | 'key'>
 >;
 
 /**
- * The adapter's credentials from its kubeconfig (in-cluster: its ServiceAccount token, read
- * again per request since the kubelet rotates it). Only the identity is taken from the
- * kubeconfig: the cluster's CA and proxy settings are the API server's, not the upstream's.
+ * The adapter's credentials from its API server connection (in-cluster: its ServiceAccount
+ * token, read again per request since the kubelet rotates it). Only the identity is taken:
+ * the cluster's CA and proxy settings are the API server's, not the upstream's.
  */
-export function kubeConfigCredentials(kubeConfig: KubeConfig): Credentials {
+export function connectionCredentials(connection: KubeConnection): Credentials {
   return async () => {
-    const scratch: RequestOptions = { headers: {} };
-    await kubeConfig.applyToHTTPSOptions(scratch);
-    const authorization = (scratch.headers as Record<string, unknown>)
-      .Authorization;
+    const { headers, cert, key } = await connection.requestOptions();
+    // Header names are case-insensitive; client-node's kubeconfig writes `Authorization`.
+    const authorization = Object.entries(headers ?? {}).find(
+      ([name]) => name.toLowerCase() === 'authorization',
+    )?.[1];
     return {
       headers:
         typeof authorization === 'string' ? { authorization } : undefined,
-      cert: scratch.cert,
-      key: scratch.key,
+      cert,
+      key,
     };
   };
 }

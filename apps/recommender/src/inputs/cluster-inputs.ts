@@ -4,7 +4,13 @@ import type {
   KubernetesObject,
   V1Pod,
 } from '@kubernetes/client-node';
-import { clusterCaches, describeError, podMetricsSource } from '@tandem/kube';
+import {
+  clusterCaches,
+  describeError,
+  kubeConnectionOf,
+  kubeGetJson,
+  podMetricsSource,
+} from '@tandem/kube';
 import {
   type CycleInputs,
   objectKey,
@@ -31,8 +37,9 @@ export function clusterInputs(
   logger: Logger,
   listPageSize: number,
 ): ClusterInputs {
+  const connection = kubeConnectionOf(kubeConfig);
   const caches = clusterCaches({
-    kubeConfig,
+    connection,
     namespace,
     listPageSize,
     onError: (cache, error) =>
@@ -77,7 +84,7 @@ export function clusterInputs(
             ),
         ),
       resolveTarget: targets.resolve,
-      loadMetrics: podMetricsSource(kubeConfig, namespace),
+      loadMetrics: podMetricsSource(kubeGetJson(connection), namespace),
       takeOoms: () => ooms.splice(0),
       clock: Date.now,
     },

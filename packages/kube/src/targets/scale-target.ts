@@ -1,6 +1,6 @@
 import { parseLabelSelector } from '@tandem/vpa-api';
 import { httpStatusOf } from '../api-errors.js';
-import type { GetJson } from '../kube-get.js';
+import type { GetJson } from '../connection/kube-request.js';
 import { LoopStop } from '../loop-stop.js';
 import { TtlCache } from '../ttl-cache.js';
 import {

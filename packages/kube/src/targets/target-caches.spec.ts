@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { plainConnection } from '../connection/kube-connection.js';
 import type { WatchLike } from '../list-watch-cache.js';
 import { ColdCacheError } from '../first-lists.js';
 import { targetCaches, type TargetCaches } from './target-caches.js';
@@ -34,7 +34,7 @@ describe('targetCaches', () => {
       throw Object.assign(new Error(`GET ${path}: not found`), { code: 404 });
     };
     caches = targetCaches({
-      kubeConfig: new KubeConfig(),
+      connection: plainConnection('http://127.0.0.1:1'),
       get: (path) => {
         lists.push(path);
         return respond(path);

@@ -1,8 +1,9 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConnection } from '../connection/kube-connection.js';
 import type { ListWatchCache, WatchLike } from '../list-watch-cache.js';
 import { httpStatusOf } from '../api-errors.js';
 import { awaitFirstLists } from '../first-lists.js';
-import type { GetJson } from '../kube-get.js';
+import type { GetJson } from '../connection/kube-request.js';
 import { watchedCollection } from '../watched-collection.js';
 import {
   collectionPath,
@@ -64,7 +65,7 @@ interface Started {
  * The price is one list the first time a kind is met, which that cycle waits for.
  */
 export function targetCaches({
-  kubeConfig,
+  connection,
   get,
   namespace,
   onError,
@@ -73,12 +74,12 @@ export function targetCaches({
   listPageSize,
   readMisses = false,
 }: {
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   get: GetJson;
   namespace: string | undefined;
   onError: (kind: WellKnownKind, error: unknown) => void;
   syncTimeoutMs?: number;
-  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  /** A watch replacement for tests; default: `kubeWatch(connection)`. */
   watch?: WatchLike;
   /** Items a list page (`--list-page-size`); 0: unpaginated. Default 500, as client-go. */
   listPageSize?: number;
@@ -90,7 +91,7 @@ export function targetCaches({
 
   const startCache = (kind: WellKnownKind): Started => {
     const cache = watchedCollection<KubernetesObject>({
-      kubeConfig,
+      connection,
       get,
       path: collectionPath(kind, namespace),
       pageSize: listPageSize,

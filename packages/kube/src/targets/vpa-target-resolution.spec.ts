@@ -1,4 +1,4 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import { plainConnection } from '../connection/kube-connection.js';
 import {
   parseLabelSelector,
   type VerticalPodAutoscaler,
@@ -55,7 +55,7 @@ describe('vpaTargetResolution', () => {
   beforeEach(() => {
     gets = [];
     resolution = vpaTargetResolution({
-      kubeConfig: new KubeConfig(),
+      connection: plainConnection('http://127.0.0.1:1'),
       namespace: 'team-a',
       onError: () => undefined,
       get: async (path) => {

@@ -1,6 +1,7 @@
-import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import type { KubeConnection } from '../connection/kube-connection.js';
 import type { VerticalPodAutoscaler, VpaTarget } from '@tandem/vpa-api';
-import { kubeGetJson, type GetJson } from '../kube-get.js';
+import { kubeGetJson, type GetJson } from '../connection/kube-request.js';
 import type { WatchLike } from '../list-watch-cache.js';
 import { scaleTargets } from './scale-target.js';
 import { targetCaches } from './target-caches.js';
@@ -70,12 +71,12 @@ export interface VpaTargetResolution {
  * `onError` hears the caches' recovered errors, with the kind.
  */
 export function vpaTargetResolution(options: {
-  kubeConfig: KubeConfig;
+  connection: KubeConnection;
   namespace: string | undefined;
   onError: (kind: string, error: unknown) => void;
-  /** Default: `kubeGetJson(kubeConfig)`. */
+  /** Default: `kubeGetJson(connection)`. */
   get?: GetJson;
-  /** A `Watch` replacement for tests; default: client-node's, from `kubeConfig`. */
+  /** A watch replacement for tests; default: `kubeWatch(connection)`. */
   watch?: WatchLike;
   /**
    * How long a lookup waits for a target cache's first list; default
@@ -87,7 +88,7 @@ export function vpaTargetResolution(options: {
   /** See `targetCaches`: GET a controller its cache has not got yet (the webhook). */
   readMisses?: boolean;
 }): VpaTargetResolution {
-  const get = options.get ?? kubeGetJson(options.kubeConfig);
+  const get = options.get ?? kubeGetJson(options.connection);
   const caches = targetCaches({ ...options, get });
   const scales = scaleTargets({ get });
   const readers = { wellKnown: caches.read, scalable: scales.read };
