@@ -1,4 +1,4 @@
-import { element, type Attributes } from './svg.js';
+import { element, type Attributes } from '@tandem/svg-plot';
 
 /** Okabe and Ito's colour-blind-safe palette, without its yellow, which white washes out. */
 const PALETTE = [

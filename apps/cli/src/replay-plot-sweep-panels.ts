@@ -11,9 +11,16 @@ import {
   strategyColour,
   strategyStroke,
 } from './replay-plot-style.js';
-import { element, linePath, text } from './svg.js';
-import { legend } from './svg-legend.js';
-import { countAxis, linearAxis, panel, type Panel } from './svg-panel.js';
+import {
+  element,
+  linePath,
+  text,
+  legend,
+  countAxis,
+  linearAxis,
+  panel,
+  type Panel,
+} from '@tandem/svg-plot';
 
 const PANEL_HEIGHT = 340;
 const PANEL_GAP = 110;

@@ -11,9 +11,17 @@ import {
   strategyColour,
   strategyStroke,
 } from './replay-plot-style.js';
-import { element, px, stepPath, text } from './svg.js';
-import { legend } from './svg-legend.js';
-import { linearAxis, panel, type Axis, type Panel } from './svg-panel.js';
+import {
+  element,
+  px,
+  stepPath,
+  text,
+  legend,
+  linearAxis,
+  panel,
+  type Axis,
+  type Panel,
+} from '@tandem/svg-plot';
 
 const DAY_MS = 86_400_000;
 const GIB = 1024 ** 3;

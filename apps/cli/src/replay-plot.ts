@@ -9,7 +9,7 @@ import {
   usageLines,
 } from './replay-plot-trace.js';
 import { seriesSection } from './replay-plot-trace-panels.js';
-import { svgDocument, text } from './svg.js';
+import { svgDocument, text } from '@tandem/svg-plot';
 
 const HEADER_HEIGHT = 110;
 const SECTION_GAP = 50;

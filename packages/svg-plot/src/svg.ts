@@ -81,13 +81,18 @@ export function stepPath(points: readonly Point[], endX: number): string {
   return `${d}H${px(endX)}`;
 }
 
-/** The whole document: a white page `width` × `height` holding `body`. */
-export function svgDocument(
+/**
+ * The `<svg>` element: a white page `width` × `height` holding `body`, inside an HTML page
+ * as it is or, with `svgDocument`, a file of its own. `attributes` adds to the root (an
+ * inline plot's `role` and `aria-label`).
+ */
+export function svgElement(
   width: number,
   height: number,
   body: readonly string[],
+  attributes: Attributes = {},
 ): string {
-  const root = element(
+  return element(
     'svg',
     {
       xmlns: 'http://www.w3.org/2000/svg',
@@ -96,10 +101,19 @@ export function svgDocument(
       viewBox: `0 0 ${px(width)} ${px(height)}`,
       'font-family': 'Helvetica, Arial, sans-serif',
       'font-size': 12,
+      ...attributes,
     },
     ['', element('rect', { width, height, fill: 'white' }), ...body, ''].join(
       '\n',
     ),
   );
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${root}\n`;
+}
+
+/** The whole document: a white page `width` × `height` holding `body`. */
+export function svgDocument(
+  width: number,
+  height: number,
+  body: readonly string[],
+): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${svgElement(width, height, body)}\n`;
 }

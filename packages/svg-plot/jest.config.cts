@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'svg-plot',
+  preset: '../../jest.preset.js',
+};
