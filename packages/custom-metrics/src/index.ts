@@ -9,6 +9,8 @@ export {
   UTILIZATION_METRICS,
   isMetricName,
   isUtilizationMetric,
+  metricMeaning,
+  type MeasuredResource,
   type MetricName,
 } from './metric-names.js';
 export { parseMetricPath, type MetricRequest } from './metric-path.js';

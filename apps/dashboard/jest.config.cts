@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'dashboard',
+  preset: '../../jest.preset.js',
+};

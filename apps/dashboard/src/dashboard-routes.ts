@@ -1,0 +1,119 @@
+import express, { type Response, type Router } from 'express';
+import {
+  fleetPage,
+  isFleetSort,
+  workloadKey,
+  workloadPage,
+  type Html,
+  type ObservedEvent,
+} from '@tandem/dashboard-core';
+import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.js';
+import type { FleetSampler } from './fleet-sampler.js';
+
+/**
+ * No inline script or style, nothing from elsewhere: what a cluster string could smuggle
+ * into a page cannot run even if it got past the escaping.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+export interface DashboardRoutesOptions {
+  sampler: FleetSampler;
+  /** Events about the named objects of one namespace. */
+  eventsAbout(namespace: string, names: ReadonlySet<string>): ObservedEvent[];
+  /** The pods a workload's last sample matched, by name. */
+  podNamesOf(key: string): readonly string[];
+}
+
+function sendPage(response: Response, page: Html): void {
+  response.status(200).type('html').send(page.text);
+}
+
+/** The pages, their assets and `/api/`: read-only, GET and HEAD. */
+export function dashboardRoutes(options: DashboardRoutesOptions): Router {
+  const { sampler } = options;
+  const router = express.Router();
+  router.use((_request, response, next) => {
+    response.set({
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+    });
+    next();
+  });
+  router.get('/assets/dashboard.css', (_request, response) => {
+    response.type('css').send(DASHBOARD_CSS);
+  });
+  router.get('/assets/dashboard.js', (_request, response) => {
+    response.type('js').send(DASHBOARD_JS);
+  });
+  router.get('/', (request, response) => {
+    const query = request.query;
+    const sort =
+      typeof query['sort'] === 'string' && isFleetSort(query['sort'])
+        ? query['sort']
+        : 'drift';
+    const namespace =
+      typeof query['namespace'] === 'string' && query['namespace'] !== ''
+        ? query['namespace']
+        : undefined;
+    const descending =
+      query['order'] === undefined
+        ? sort === 'drift'
+        : query['order'] === 'desc';
+    sendPage(
+      response,
+      fleetPage(sampler.summaries(), { namespace, sort, descending }),
+    );
+  });
+  router.get('/api/workloads', (_request, response) => {
+    response.json({
+      sampledAt: isoOrNull(sampler.lastSampleMs()),
+      workloads: sampler.summaries(),
+    });
+  });
+  router.get(
+    [
+      '/workloads/:namespace/:kind/:name',
+      '/api/workloads/:namespace/:kind/:name',
+    ],
+    (request, response) => {
+      const { namespace, kind, name } = request.params as {
+        namespace: string;
+        kind: string;
+        name: string;
+      };
+      const workload = sampler
+        .summaries()
+        .find(
+          (w) =>
+            w.namespace === namespace && w.kind === kind && w.name === name,
+        );
+      if (workload === undefined) {
+        response
+          .status(404)
+          .type('text')
+          .send(`no VPA or HPA targets ${kind} ${namespace}/${name}\n`);
+        return;
+      }
+      const key = workloadKey(namespace, { kind, name });
+      const points = sampler.history(key)?.since(0) ?? [];
+      const names = new Set([
+        name,
+        ...(workload.vpa === null ? [] : [workload.vpa.name]),
+        ...(workload.hpa === null ? [] : [workload.hpa.name]),
+        ...options.podNamesOf(key),
+      ]);
+      const events = options.eventsAbout(namespace, names);
+      if (request.path.startsWith('/api/'))
+        response.json({ workload, history: points, events });
+      else sendPage(response, workloadPage(workload, points, events));
+    },
+  );
+  return router;
+}
+
+function isoOrNull(ms: number | undefined): string | null {
+  return ms === undefined ? null : new Date(ms).toISOString();
+}

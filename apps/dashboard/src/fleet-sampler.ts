@@ -1,0 +1,141 @@
+import {
+  fleetTargets,
+  historyValues,
+  summarizeWorkload,
+  WorkloadHistory,
+  type HistoryTimings,
+  type ObservedHpa,
+  type ObservedPod,
+  type ObservedVpa,
+  type UsageByPod,
+  type WorkloadSummary,
+} from '@tandem/dashboard-core';
+import {
+  compileLabelSelector,
+  type Labels,
+  type VpaTarget,
+  type VerticalPodAutoscaler,
+} from '@tandem/vpa-api';
+
+/** What one sample reads; the app wires it to its caches and the metrics API. */
+export interface FleetSources {
+  vpas(): readonly ObservedVpa[];
+  hpas(): readonly ObservedHpa[];
+  /** The namespace's pods the HPA would count, with their labels. */
+  pods(namespace: string): readonly { labels: Labels; pod: ObservedPod }[];
+  /** A target's pod selector, resolved as upstream matches pods to a VPA. */
+  resolve(vpaLike: VerticalPodAutoscaler): Promise<VpaTarget>;
+  /** One namespace's usage now. */
+  usage(namespace: string): Promise<UsageByPod>;
+  onError(what: string, error: unknown): void;
+}
+
+export interface FleetSampler {
+  /** Reads every workload once, records its history, and keeps the summaries. */
+  sample(): Promise<void>;
+  summaries(): readonly WorkloadSummary[];
+  history(key: string): WorkloadHistory | undefined;
+  /** The pods the last sample matched to the workload, by name. */
+  podNames(key: string): readonly string[];
+  /** When the last sample ended, undefined before the first. */
+  lastSampleMs(): number | undefined;
+}
+
+export function fleetSampler(
+  sources: FleetSources,
+  timings: HistoryTimings,
+  now: () => number = Date.now,
+): FleetSampler {
+  const histories = new Map<string, WorkloadHistory>();
+  let podNames = new Map<string, string[]>();
+  let summaries: WorkloadSummary[] = [];
+  let sampledAt: number | undefined;
+  return {
+    async sample() {
+      const targets = fleetTargets(sources.vpas(), sources.hpas());
+      const namespaces = [
+        ...new Set(targets.map((target) => target.namespace)),
+      ];
+      const usage = new Map(
+        await Promise.all(
+          namespaces.map(async (namespace) => {
+            try {
+              return [namespace, await sources.usage(namespace)] as const;
+            } catch (error) {
+              sources.onError('usage', error);
+              return [namespace, new Map()] as const;
+            }
+          }),
+        ),
+      );
+      const timeMs = now();
+      const matchedNames = new Map<string, string[]>();
+      summaries = await Promise.all(
+        targets.map(async (target) => {
+          const matched = await podsOf(sources, target.namespace, target.ref);
+          matchedNames.set(
+            target.key,
+            matched.map((pod) => pod.name),
+          );
+          const summary = summarizeWorkload({
+            namespace: target.namespace,
+            kind: target.ref.kind,
+            name: target.ref.name,
+            vpa: target.vpa,
+            hpa: target.hpa,
+            pods: matched,
+            usage: usage.get(target.namespace) ?? new Map(),
+          });
+          let history = histories.get(target.key);
+          if (history === undefined) {
+            history = new WorkloadHistory(timings);
+            histories.set(target.key, history);
+          }
+          history.record(timeMs, historyValues(summary));
+          return summary;
+        }),
+      );
+      // A workload nobody targets any more takes its history with it.
+      const current = new Set(targets.map((target) => target.key));
+      for (const key of histories.keys())
+        if (!current.has(key)) histories.delete(key);
+      podNames = matchedNames;
+      sampledAt = now();
+    },
+    summaries: () => summaries,
+    history: (key) => histories.get(key),
+    podNames: (key) => podNames.get(key) ?? [],
+    lastSampleMs: () => sampledAt,
+  };
+}
+
+async function podsOf(
+  sources: FleetSources,
+  namespace: string,
+  ref: { apiVersion?: string; kind: string; name: string },
+): Promise<ObservedPod[]> {
+  let target: VpaTarget;
+  try {
+    target = await sources.resolve({
+      apiVersion: 'autoscaling.k8s.io/v1',
+      kind: 'VerticalPodAutoscaler',
+      metadata: { namespace, name: `${ref.kind}/${ref.name}` },
+      spec: {
+        targetRef: {
+          apiVersion: ref.apiVersion ?? '',
+          kind: ref.kind,
+          name: ref.name,
+        },
+      },
+    } as VerticalPodAutoscaler);
+  } catch (error) {
+    sources.onError('target', error);
+    return [];
+  }
+  if (!('selector' in target)) return [];
+  const selector = compileLabelSelector(target.selector);
+  return sources
+    .pods(namespace)
+    .filter((entry) => selector.matches(entry.labels))
+    .map((entry) => entry.pod);
+}

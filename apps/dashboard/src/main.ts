@@ -1,0 +1,197 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import express from 'express';
+import {
+  DEFAULT_HISTORY_TIMINGS,
+  type ObservedEvent,
+} from '@tandem/dashboard-core';
+import { FlagError } from '@tandem/flags';
+import {
+  describeError,
+  kubeGetJson,
+  loadKubeConnection,
+  podMetricsSource,
+  vpaTargetResolution,
+  watchedCollection,
+} from '@tandem/kube';
+import { opsRouter } from '@tandem/serving';
+import { healthy, startTelemetry, unhealthy } from '@tandem/telemetry';
+import type { PerContainer } from '@tandem/dashboard-core';
+import { dashboardRoutes } from './dashboard-routes.js';
+import { fleetSampler } from './fleet-sampler.js';
+import { parseFlags, type DashboardFlags } from './flags.js';
+import {
+  reducedEvent,
+  reducedHpa,
+  reducedPod,
+  reducedVpa,
+  type KeptEvent,
+  type KeptHpa,
+  type KeptPod,
+  type KeptVpa,
+} from './reduced-objects.js';
+
+const PROGRAM = 'tandem-dashboard';
+
+/** Runs the dashboard until SIGTERM/SIGINT; returns the exit code. */
+export async function main(
+  argv: readonly string[],
+  version: string,
+): Promise<number> {
+  let flags: DashboardFlags;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    if (!(error instanceof FlagError)) throw error;
+    process.stderr.write(`${PROGRAM}: ${error.message}\n`);
+    return 2;
+  }
+  const telemetry = startTelemetry({
+    serviceName: PROGRAM,
+    serviceVersion: version,
+    env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
+  });
+  const { logger } = telemetry;
+  const connection = await loadKubeConnection({
+    kubeconfigPath: flags.kubeconfig,
+  });
+  const get = kubeGetJson(connection);
+  const recovered = (what: string) => (error: unknown) =>
+    logger.warn({ what }, `recovered: ${describeError(error)}`);
+  const scope =
+    flags.namespace === undefined
+      ? ''
+      : `/namespaces/${encodeURIComponent(flags.namespace)}`;
+  const collection = <T extends KeptVpa | KeptHpa | KeptPod | KeptEvent>(
+    path: string,
+    reduce: (object: unknown) => T,
+  ) =>
+    watchedCollection<T>({
+      connection,
+      get,
+      path,
+      pageSize: flags.listPageSize,
+      reduce,
+      onError: recovered(path),
+    });
+  const vpas = collection(
+    `/apis/autoscaling.k8s.io/v1${scope}/verticalpodautoscalers`,
+    reducedVpa,
+  );
+  const hpas = collection(
+    `/apis/autoscaling/v2${scope}/horizontalpodautoscalers`,
+    reducedHpa,
+  );
+  const pods = collection(`/api/v1${scope}/pods`, reducedPod);
+  const events = collection(`/api/v1${scope}/events`, reducedEvent);
+  const targets = vpaTargetResolution({
+    connection,
+    namespace: flags.namespace,
+    listPageSize: flags.listPageSize,
+    onError: (kind, error) => recovered(kind)(error),
+  });
+
+  const sampler = fleetSampler(
+    {
+      vpas: () => vpas.list().map((kept) => kept.vpa),
+      hpas: () => hpas.list().map((kept) => kept.hpa),
+      pods: (namespace) =>
+        pods
+          .list()
+          .filter(
+            (kept) => kept.metadata.namespace === namespace && !kept.ignored,
+          ),
+      resolve: (vpaLike) => targets.resolve(vpaLike),
+      usage: async (namespace) => {
+        const { usages } = await podMetricsSource(get, namespace)();
+        const byPod = new Map<string, Record<string, PerContainer[string]>>();
+        for (const usage of usages) {
+          const containers = byPod.get(usage.pod) ?? {};
+          containers[usage.container] = {
+            cpuMillicores: usage.cpuMillicores,
+            memoryBytes: usage.memoryBytes,
+          };
+          byPod.set(usage.pod, containers);
+        }
+        return byPod;
+      },
+      onError: (what, error) => recovered(what)(error),
+    },
+    {
+      ...DEFAULT_HISTORY_TIMINGS,
+      sampleIntervalMs: flags.sampleIntervalMs,
+      keepMs: flags.historyMs,
+    },
+  );
+
+  const synced = () =>
+    vpas.hasSynced &&
+    hpas.hasSynced &&
+    pods.hasSynced &&
+    events.hasSynced &&
+    sampler.lastSampleMs() !== undefined;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(
+    opsRouter({
+      registry: telemetry.metrics,
+      health: () => healthy,
+      readiness: () =>
+        synced() ? healthy : unhealthy('caches not synced or no sample yet'),
+    }),
+  );
+  app.use(
+    dashboardRoutes({
+      sampler,
+      podNamesOf: (key) => sampler.podNames(key),
+      eventsAbout: (namespace, names) =>
+        events
+          .list()
+          .filter(
+            (kept) =>
+              kept.metadata.namespace === namespace &&
+              names.has(kept.event.object.name),
+          )
+          .map((kept): ObservedEvent => kept.event),
+    }),
+  );
+
+  const stopping = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const)
+    process.once(signal, () => stopping.abort());
+  await Promise.all([vpas.start(), hpas.start(), pods.start(), events.start()]);
+  logger.info('caches synced');
+  const sampling = (async () => {
+    while (!stopping.signal.aborted) {
+      const started = Date.now();
+      await sampler.sample().catch(recovered('sample'));
+      await sleep(
+        Math.max(0, flags.sampleIntervalMs - (Date.now() - started)),
+        undefined,
+        { signal: stopping.signal },
+      ).catch(() => undefined);
+    }
+  })();
+
+  const server = createServer(app);
+  await new Promise<void>((resolve) =>
+    server.listen(flags.address.port, flags.address.host, resolve),
+  );
+  const { port } = server.address() as AddressInfo;
+  logger.info(
+    { url: `http://${flags.address.host}:${port}/` },
+    'dashboard listening',
+  );
+
+  await new Promise<void>((resolve) =>
+    stopping.signal.addEventListener('abort', () => resolve(), { once: true }),
+  );
+  logger.info('stopping');
+  await sampling;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await Promise.all([vpas.stop(), hpas.stop(), pods.stop(), events.stop()]);
+  await telemetry.shutdown();
+  return 0;
+}

@@ -1,0 +1,4 @@
+module.exports = {
+  displayName: 'dashboard-core',
+  preset: '../../jest.preset.js',
+};
