@@ -26,10 +26,4 @@ export {
   type Leadership,
   type LeadershipSettings,
 } from './leadership.js';
-export {
-  eventRecorder,
-  type EventRecorder,
-  type EventSubject,
-  type EventType,
-} from './event-recorder.js';
 export { vpaClient, type VpaClient } from './vpa-client.js';

@@ -125,3 +125,20 @@ export {
 } from './cluster-caches.js';
 export { limitRequestRate } from './request-rate-limit.js';
 export { TokenBucket } from './token-bucket.js';
+export { LruCache } from './lru-cache.js';
+export {
+  COMBINED_MESSAGE_PREFIX,
+  EVENT_CORRELATION_DEFAULTS,
+  EventCorrelator,
+  type CoreEvent,
+  type EventCorrelationOptions,
+  type EventSubject,
+  type EventType,
+  type EventWrite,
+} from './event-correlation.js';
+export {
+  eventRecorder,
+  type EventRecorder,
+  type EventRecorderOptions,
+  type QueuedEventRecorder,
+} from './event-recorder.js';

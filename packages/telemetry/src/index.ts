@@ -4,6 +4,7 @@ export {
   type TelemetryOptions,
 } from './telemetry.js';
 export { inSpan } from './in-span.js';
+export { EVENT_REASON_ATTRIBUTE } from './span-attributes.js';
 export {
   startOpsServer,
   type HealthCheck,

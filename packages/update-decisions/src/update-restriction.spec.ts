@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { UpdateMode } from '@tandem/vpa-api';
 import {
   UpdateRestriction,
   type UpdateRestrictionInput,
@@ -208,6 +209,33 @@ describe('UpdateRestriction', () => {
           only,
         ),
       ).toBe(0);
+    });
+  });
+
+  describe('whyNotEvictable', () => {
+    it('names the group and its numbers when the tolerance is spent', () => {
+      const pods = replicas(4);
+      const restriction = restrictionFor(pods, 4);
+      for (const pod of pods.slice(0, 2)) {
+        expect(restriction.whyNotEvictable(pod)).toBeUndefined();
+        restriction.recordEviction(pod);
+      }
+      expect(restriction.whyNotEvictable(pods[2] as UpdaterPod)).toBe(
+        'ReplicaSet web-1 must keep 2 of 4 pods up (eviction tolerance) and has 2 up',
+      );
+    });
+
+    it('says why a pod is in no group, or its group is too small', () => {
+      const only = replicas(1);
+      expect(
+        restrictionFor(only, 1).whyNotEvictable(only[0] as UpdaterPod),
+      ).toMatch(/^the pod is in no replica group the updater may disrupt/);
+      expect(
+        restrictionFor(only, 1, {
+          vpaOptions: { mode: UpdateMode.InPlaceOrRecreate },
+          options: { inPlaceSkipDisruptionBudget: true },
+        }).whyNotEvictable(only[0] as UpdaterPod),
+      ).toMatch(/has fewer live pods than minReplicas$/);
     });
   });
 

@@ -156,16 +156,24 @@ export class UpdateRestriction {
    * resize failed or stalled (`resizeFallback`).
    */
   canEvict(pod: UpdaterPod): boolean {
+    return this.whyNotEvictable(pod) === undefined;
+  }
+
+  /** Why `canEvict` refuses the pod, with the group's numbers; undefined when it may go. */
+  whyNotEvictable(pod: UpdaterPod): string | undefined {
     const group = this.groupByPod.get(podId(pod));
-    if (group === undefined) return false;
-    if (isPending(pod)) return true;
-    if (group.belowMinReplicas) return false;
-    if (!isDisruptable(group)) return false;
-    if (!isResizeOngoing(pod)) return true;
-    return (
-      resizeFallback(readResizeState(pod), this.cycleTime).action ===
-      'fall-back-to-eviction'
-    );
+    if (group === undefined)
+      return "the pod is in no replica group the updater may disrupt (fewer live pods than minReplicas, or its owner's replicas unknown)";
+    if (isPending(pod)) return undefined;
+    if (group.belowMinReplicas)
+      return `${groupName(group)} has fewer live pods than minReplicas`;
+    if (!isDisruptable(group))
+      return `${groupName(group)} must keep ${group.configured - group.tolerance} of ${group.configured} pods up (eviction tolerance) and has ${group.running - group.evicted - group.resizedInPlace} up`;
+    if (!isResizeOngoing(pod)) return undefined;
+    const fallback = resizeFallback(readResizeState(pod), this.cycleTime);
+    return fallback.action === 'fall-back-to-eviction'
+      ? undefined
+      : `its resize is not done: ${fallback.reason}`;
   }
 
   /** Counts an eviction the API server accepted (a Pending pod was not running: no count). */
@@ -208,6 +216,10 @@ function isDisruptable(group: ReplicaGroupStats): boolean {
       group.evicted === 0 &&
       group.resizedInPlace === 0)
   );
+}
+
+function groupName({ owner }: ReplicaGroupStats): string {
+  return `${owner.kind} ${owner.name}`;
 }
 
 function restartsAContainer(pod: UpdaterPod): boolean {

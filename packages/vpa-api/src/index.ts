@@ -17,3 +17,10 @@ export * from './pod-level-resources.js';
 export * from './recommendation-narrowing.js';
 export * from './original-resources.js';
 export { describeValue } from './describe-value.js';
+export {
+  changedResources,
+  describeResourceChanges,
+  kubectlQuantity,
+  type ResourceChange,
+} from './resource-changes.js';
+export { vpaReference, type VpaReference } from './vpa-reference.js';
