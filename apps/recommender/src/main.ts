@@ -1,6 +1,10 @@
-import { limitRequestRate } from '@tandem/kube';
 import {
+  describeError,
   eventRecorder,
+  kubeConnectionOf,
+  limitRequestRate,
+} from '@tandem/kube';
+import {
   loadKubeConfig,
   startLeadership,
   vpaClient,
@@ -94,7 +98,19 @@ export async function main(
       ),
     },
   };
-  const recordEvent = eventRecorder(kubeConfig, 'tandem-recommender');
+  const metrics = recommenderMetrics(telemetry.metrics, {
+    quality: flags.qualityMetrics,
+  });
+  const recordEvent = eventRecorder(
+    kubeConnectionOf(kubeConfig),
+    'tandem-recommender',
+    {
+      recovered: (error) => {
+        metrics.recoveredErrors.inc({ kind: 'event' });
+        logger.warn(`event not written: ${describeError(error)}`);
+      },
+    },
+  );
   // The term whose state the cycle holds: a write is allowed only while it still leads.
   let termSinceMs: number | undefined;
   const context: CycleContext = {
@@ -111,9 +127,7 @@ export async function main(
     observability: {
       tracer: telemetry.tracer,
       logger,
-      metrics: recommenderMetrics(telemetry.metrics, {
-        quality: flags.qualityMetrics,
-      }),
+      metrics,
       recordEvent,
     },
     state: freshCycleState(settings, Date.now()),

@@ -3,17 +3,14 @@ import { CoordinationV1Api, type V1Pod } from '@kubernetes/client-node';
 import {
   clusterCaches,
   describeError,
+  eventRecorder,
   kubeConnectionOf,
   httpStatusOf,
   indexByNamespace,
   limitRequestRate,
   TokenBucket,
 } from '@tandem/kube';
-import {
-  eventRecorder,
-  loadKubeConfig,
-  startLeadership,
-} from '@tandem/kube/clients';
+import { loadKubeConfig, startLeadership } from '@tandem/kube/clients';
 import {
   cycleLoop,
   healthy,
@@ -72,8 +69,9 @@ export async function main(
     metrics.recoveredErrors.inc({ kind });
     logger.warn({ kind, ...fields }, message);
   };
+  const connection = kubeConnectionOf(kubeConfig);
   const caches = clusterCaches({
-    connection: kubeConnectionOf(kubeConfig),
+    connection,
     namespace: flags.vpaObjectNamespace,
     listPageSize: flags.listPageSize,
     onError: (cache, error) =>
@@ -164,7 +162,10 @@ export async function main(
       inPlaceForAuto: flags.inPlaceForAuto,
     },
     actions: flags.dryRun ? dryRunActions : kubePodActions(kubeConfig),
-    recordEvent: eventRecorder(kubeConfig, PROGRAM),
+    recordEvent: eventRecorder(connection, PROGRAM, {
+      recovered: (error) =>
+        recover('event', `event not written: ${describeError(error)}`),
+    }),
     // Two buckets with the same settings, as upstream: resizes do not use up evictions.
     evictionLimiter: new TokenBucket(
       flags.evictionRateLimit,

@@ -17,8 +17,8 @@ export {
   parsePrometheusDuration,
   PrometheusDurationError,
 } from './history/prometheus-duration.js';
+export { RecommenderEventReason } from './event-reasons.js';
 export {
-  CORRUPT_CHECKPOINT_REASON,
   loadCheckpoints,
   type CheckpointLoaderOptions,
 } from './checkpoints/checkpoint-loader.js';

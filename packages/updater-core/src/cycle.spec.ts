@@ -70,8 +70,16 @@ describe('runUpdaterCycle: evictions', () => {
         type: 'Normal',
         reason: 'EvictedPod',
       },
+      { kind: 'Pod', name: 'web-1-0', type: 'Normal', reason: 'UpdateWaiting' },
+      { kind: 'Pod', name: 'web-1-2', type: 'Normal', reason: 'UpdateWaiting' },
     ]);
     const [podEvent, vpaEvent] = updater.events;
+    expect(podEvent?.message).toBe(
+      'Pod was evicted by VPA Updater to apply resource recommendation: requests are outside the recommended range (app: cpu 50m -> 1).',
+    );
+    expect(updater.events[5]?.message).toBe(
+      'Not updated to the recommendation of VPA demo/web (app: cpu 4 -> 1): not evicted: ReplicaSet web-1 must keep 2 of 4 pods up (eviction tolerance) and has 2 up.',
+    );
     expect(podEvent?.subject).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
@@ -147,6 +155,8 @@ describe('runUpdaterCycle: evictions', () => {
 
     expect(summary).toMatchObject({ vpas: 1, pods: 2, evicted: 0 });
     expect(updater.actions.calls).toEqual([]);
+    // A pod the recommendation leaves as it is gets no event, cycle after cycle.
+    expect(updater.events).toEqual([]);
   });
 
   it('does not count a PodDisruptionBudget refusal as a failure, nor against the group budget', async () => {
@@ -169,7 +179,18 @@ describe('runUpdaterCycle: evictions', () => {
       'web-1-0',
     ]);
     expect(summary).toMatchObject({ evicted: 2, errors: 0 });
-    expect(updater.events.map((event) => event.name)).not.toContain('web-1-3');
+    expect(
+      updater.events
+        .filter((event) => event.name === 'web-1-3')
+        .map(({ type, reason, message }) => ({ type, reason, message })),
+    ).toEqual([
+      {
+        type: 'Normal',
+        reason: 'EvictionBlockedByBudget',
+        message:
+          "Not updated to the recommendation of VPA demo/web (app: cpu 50m -> 1): a PodDisruptionBudget refused the eviction (Cannot evict pod as it would violate the pod's disruption budget.); retried next cycle.",
+      },
+    ]);
     expect(await updater.metric(FAILED_EVICTIONS)).toBe(0);
     expect(await updater.metric(BLOCKED, WEB)).toBe(1);
     expect(await updater.metric(EVICTED, WEB)).toBe(2);
@@ -198,6 +219,13 @@ describe('runUpdaterCycle: evictions', () => {
       'web-1-1',
       'web-1-0',
     ]);
+    expect(updater.events[0]).toMatchObject({
+      name: 'web-1-3',
+      type: 'Warning',
+      reason: 'EvictionFailed',
+      message:
+        'Not updated to the recommendation of VPA demo/web (app: cpu 50m -> 1): the eviction failed: Internal error.',
+    });
   });
 
   it('counts a pod gone before its eviction as a recovered error', async () => {
@@ -213,24 +241,6 @@ describe('runUpdaterCycle: evictions', () => {
     expect(summary).toMatchObject({ evicted: 1, errors: 1 });
     expect(updater.recovered.map((entry) => entry.kind)).toEqual(['pod-gone']);
     expect(await updater.metric(RECOVERED, { kind: 'pod-gone' })).toBe(1);
-  });
-
-  it('keeps an accepted eviction when its events cannot be written', async () => {
-    const at = now();
-    const updater = fakeUpdater({
-      vpas: [vpaOf('web')],
-      pods: replicaSetPods(['100m', '200m'], at),
-      failEventsFor: ['web'],
-    });
-
-    const summary = await updater.run(at);
-
-    expect(summary).toMatchObject({ evicted: 1, errors: 1 });
-    expect(updater.events.map((event) => event.reason)).toEqual([
-      'EvictedByVPA',
-    ]);
-    expect(updater.recovered.map((entry) => entry.kind)).toEqual(['event']);
-    expect(await updater.metric(EVICTED)).toBe(1);
   });
 
   it('evicts exactly max(⌊replicas × tolerance⌋, 1) pods of a group, in priority order', async () => {
@@ -332,7 +342,14 @@ describe('runUpdaterCycle: in-place updates', () => {
     ).toEqual([
       ['Pod', 'web-1-0', 'InPlaceResizedByVPA'],
       ['VerticalPodAutoscaler', 'web', 'InPlaceResizedPod'],
+      ['Pod', 'web-1-1', 'UpdateWaiting'],
     ]);
+    expect(updater.events[0]?.message).toBe(
+      'Pod was resized in place by VPA Updater: requests are outside the recommended range (app: cpu 100m -> 1).',
+    );
+    expect(updater.events[2]?.message).toBe(
+      'Not updated to the recommendation of VPA demo/web (app: cpu 200m -> 1): the replica group cannot afford another disruption now.',
+    );
     expect(await updater.metric(RESIZED, { vpa_size_log2: '1', ...WEB })).toBe(
       1,
     );
@@ -396,12 +413,20 @@ describe('runUpdaterCycle: in-place updates', () => {
           ...WEB,
         }),
       ).toBe(1);
-      expect(updater.events[0]).toMatchObject({
-        name: 'web-1-0',
-        reason: 'EvictedByVPA',
-      });
-      expect(updater.events[0]?.message).toContain(
-        'the in-place resize failed',
+      expect(
+        updater.events.map(({ name, type, reason }) => [name, type, reason]),
+      ).toEqual([
+        ['web-1-0', 'Warning', 'InPlaceResizeFailed'],
+        ['web-1-1', 'Warning', 'InPlaceResizeFailed'],
+        ['web-1-0', 'Normal', 'EvictedByVPA'],
+        ['web', 'Normal', 'EvictedPod'],
+        ['web-1-1', 'Normal', 'UpdateWaiting'],
+      ]);
+      expect(updater.events[0]?.message).toMatch(
+        /^Not updated to the recommendation of VPA demo\/web \(app: cpu 100m -> 1\): the (resize failed|node cannot hold the resize) \(.*\); eviction is tried next if the replica group allows\.$/,
+      );
+      expect(updater.events[2]?.message).toContain(
+        'the in-place resize failed (app: cpu 100m -> 1)',
       );
       expect(
         await updater.metric('vpa_updater_evictable_pods_total', {
@@ -629,6 +654,12 @@ describe('runUpdaterCycle: limits and failures', () => {
     expect(updater.actions.podsOf('evict')).toEqual(['web-1-3']);
     expect(summary).toMatchObject({ evicted: 1, errors: 0 });
     expect(updater.sleeps).toEqual([]);
+    expect(updater.events.at(-1)).toMatchObject({
+      name: 'web-1-1',
+      reason: 'UpdateRateLimited',
+      message:
+        'Not updated to the recommendation of VPA demo/web (app: cpu 100m -> 1): the eviction rate limit has no token before the cycle ends.',
+    });
     expect(
       await updater.metric(FAILED_EVICTIONS, {
         reason: 'EvictionRateLimiterWaitFailed',

@@ -37,8 +37,8 @@ export class LeadershipGuard {
   }
 
   recordEvent(inner: EventRecorder): EventRecorder {
-    return async (...event) => {
-      if (this.mayWrite()) await inner(...event);
+    return (...event) => {
+      if (this.mayWrite()) inner(...event);
     };
   }
 

@@ -1,7 +1,10 @@
-import type { Tracer } from '@opentelemetry/api';
-import type { EventRecorder, EventSubject, TokenBucket } from '@tandem/kube';
-import { describeError } from '@tandem/kube';
-import { inSpan, type Logger } from '@tandem/telemetry';
+import type { Span, Tracer } from '@opentelemetry/api';
+import {
+  describeError,
+  type EventRecorder,
+  type TokenBucket,
+} from '@tandem/kube';
+import { EVENT_REASON_ATTRIBUTE, inSpan, type Logger } from '@tandem/telemetry';
 import {
   inPlaceUpdatedAnnotationPatch,
   podId,
@@ -12,10 +15,15 @@ import {
 import {
   getUpdateMode,
   UpdateMode,
-  VPA_API_VERSION,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
+import { UpdaterEventReason } from './event-reasons.js';
 import type { PodActions } from './pod-actions.js';
+import {
+  recommendedChanges,
+  tellNotUpdated,
+  tellUpdated,
+} from './pod-events.js';
 import type { PodEvaluation } from './pod-evaluations.js';
 import type { UpdaterMetrics } from './updater-metrics.js';
 
@@ -81,6 +89,13 @@ export async function evictPod(
       { pod: podId(pod), vpa: vpaKey(vpa) },
       'eviction rate limit reached; the next cycle goes on',
     );
+    tellNotUpdated(
+      context,
+      scope,
+      pod,
+      UpdaterEventReason.UpdateRateLimited,
+      'the eviction rate limit has no token before the cycle ends',
+    );
     return 'stop';
   }
   return inSpan(
@@ -101,11 +116,15 @@ export async function evictPod(
           }
           context.metrics.evictedPods.inc(labels);
           context.logger.info(fields, 'pod evicted');
-          await tell(context, pod, vpa, {
-            podReason: 'EvictedByVPA',
-            podMessage: `Pod was evicted by VPA Updater to apply resource recommendation: ${reason}.`,
-            vpaReason: 'EvictedPod',
-            vpaMessage: `VPA Updater evicted Pod ${pod.metadata?.name} to apply resource recommendation: ${reason}.`,
+          span.setAttribute(
+            EVENT_REASON_ATTRIBUTE,
+            UpdaterEventReason.EvictedByVPA,
+          );
+          tellUpdated(context, pod, vpa, {
+            podReason: UpdaterEventReason.EvictedByVPA,
+            podMessage: `Pod was evicted by VPA Updater to apply resource recommendation: ${why(scope, pod, reason)}.`,
+            vpaReason: UpdaterEventReason.EvictedPod,
+            vpaMessage: `VPA Updater evicted Pod ${pod.metadata?.name} to apply resource recommendation: ${why(scope, pod, reason)}.`,
           });
           return 'evicted';
         case 'blocked-by-budget':
@@ -113,6 +132,17 @@ export async function evictPod(
           context.logger.info(
             { ...fields, answer: result.message },
             'eviction refused by a PodDisruptionBudget; retried next cycle',
+          );
+          span.setAttribute(
+            EVENT_REASON_ATTRIBUTE,
+            UpdaterEventReason.EvictionBlockedByBudget,
+          );
+          tellNotUpdated(
+            context,
+            scope,
+            pod,
+            UpdaterEventReason.EvictionBlockedByBudget,
+            `a PodDisruptionBudget refused the eviction (${result.message}); retried next cycle`,
           );
           return 'not-evicted';
         case 'gone':
@@ -126,6 +156,18 @@ export async function evictPod(
           context.logger.warn(
             { ...fields, answer: result.message },
             'eviction failed',
+          );
+          span.setAttribute(
+            EVENT_REASON_ATTRIBUTE,
+            UpdaterEventReason.EvictionFailed,
+          );
+          tellNotUpdated(
+            context,
+            scope,
+            pod,
+            UpdaterEventReason.EvictionFailed,
+            `the eviction failed: ${result.message}`,
+            'Warning',
           );
           return 'not-evicted';
         case 'not-leading':
@@ -163,6 +205,13 @@ export async function resizePod(
       fields,
       'resize rate limit reached; the next cycle goes on',
     );
+    tellNotUpdated(
+      context,
+      scope,
+      pod,
+      UpdaterEventReason.UpdateRateLimited,
+      'the in-place resize rate limit has no token before the cycle ends',
+    );
     return 'stop';
   }
   return inSpan(
@@ -194,11 +243,15 @@ export async function resizePod(
                 fields,
               ),
             );
-          await tell(context, pod, vpa, {
-            podReason: 'InPlaceResizedByVPA',
-            podMessage: `Pod was resized in place by VPA Updater: ${reason}.`,
-            vpaReason: 'InPlaceResizedPod',
-            vpaMessage: `VPA Updater resized Pod ${pod.metadata?.name} in place: ${reason}.`,
+          span.setAttribute(
+            EVENT_REASON_ATTRIBUTE,
+            UpdaterEventReason.InPlaceResizedByVPA,
+          );
+          tellUpdated(context, pod, vpa, {
+            podReason: UpdaterEventReason.InPlaceResizedByVPA,
+            podMessage: `Pod was resized in place by VPA Updater: ${why(scope, pod, reason)}.`,
+            vpaReason: UpdaterEventReason.InPlaceResizedPod,
+            vpaMessage: `VPA Updater resized Pod ${pod.metadata?.name} in place: ${why(scope, pod, reason)}.`,
           });
           return 'resized';
         case 'infeasible':
@@ -218,6 +271,13 @@ export async function resizePod(
             { ...fields, answer: result.message },
             'in-place resize refused: the node cannot hold it',
           );
+          resizeFailed(
+            context,
+            scope,
+            pod,
+            span,
+            `the node cannot hold the resize (${result.message})`,
+          );
           return 'failed';
         case 'gone':
           context.recover('pod-gone', 'pod gone before its resize', fields);
@@ -230,6 +290,13 @@ export async function resizePod(
           context.logger.warn(
             { ...fields, answer: result.message },
             'in-place resize failed',
+          );
+          resizeFailed(
+            context,
+            scope,
+            pod,
+            span,
+            `the resize failed (${result.message})`,
           );
           return 'failed';
         case 'not-leading':
@@ -251,44 +318,39 @@ async function waitForToken(
   return true;
 }
 
-/** Normal events on the pod and on its VPA; a failed write is logged, never fatal. */
-async function tell(
+/** The decision's reason with the numbers it acts on: `reason (app: cpu 100m -> 250m)`. */
+function why(scope: PodUpdateScope, pod: UpdaterPod, reason: string): string {
+  const changes = recommendedChanges(scope, pod);
+  return changes === '' ? reason : `${reason} (${changes})`;
+}
+
+/**
+ * A refused resize: a Warning on the pod, and on the span. InPlaceOrRecreate then falls
+ * back to eviction, so the event says which comes next.
+ */
+function resizeFailed(
   context: PodUpdateContext,
+  scope: PodUpdateScope,
   pod: UpdaterPod,
-  vpa: VerticalPodAutoscaler,
-  text: {
-    podReason: string;
-    podMessage: string;
-    vpaReason: string;
-    vpaMessage: string;
-  },
-): Promise<void> {
-  const podSubject: EventSubject = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    namespace: pod.metadata?.namespace ?? '',
-    name: pod.metadata?.name ?? '',
-    uid: pod.metadata?.uid,
-  };
-  const vpaSubject: EventSubject = {
-    apiVersion: VPA_API_VERSION,
-    kind: 'VerticalPodAutoscaler',
-    namespace: vpa.metadata?.namespace ?? '',
-    name: vpa.metadata?.name ?? '',
-    uid: vpa.metadata?.uid,
-  };
-  const writes = [
-    context.recordEvent(podSubject, 'Normal', text.podReason, text.podMessage),
-    context.recordEvent(vpaSubject, 'Normal', text.vpaReason, text.vpaMessage),
-  ];
-  for (const outcome of await Promise.allSettled(writes)) {
-    if (outcome.status === 'rejected')
-      context.recover(
-        'event',
-        `event not written: ${describeError(outcome.reason)}`,
-        { pod: podId(pod) },
-      );
-  }
+  span: Span,
+  what: string,
+): void {
+  span.setAttribute(
+    EVENT_REASON_ATTRIBUTE,
+    UpdaterEventReason.InPlaceResizeFailed,
+  );
+  const next =
+    getUpdateMode(scope.vpa) === UpdateMode.InPlace
+      ? 'InPlace mode never evicts'
+      : 'eviction is tried next if the replica group allows';
+  tellNotUpdated(
+    context,
+    scope,
+    pod,
+    UpdaterEventReason.InPlaceResizeFailed,
+    `${what}; ${next}`,
+    'Warning',
+  );
 }
 
 export function vpaKey(vpa: VerticalPodAutoscaler): string {

@@ -298,8 +298,6 @@ export interface FakeUpdaterOptions {
   dryRun?: boolean;
   /** Default: a `FakePodActions`. */
   actions?: PodActions;
-  /** Event writes to these subjects' names reject. */
-  failEventsFor?: string[];
 }
 
 /** A cycle context over in-memory objects, with real limiters, metrics and logger. */
@@ -359,7 +357,6 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
       },
     },
   });
-  const failEventsFor = new Set(options.failEventsFor ?? []);
 
   const configuredReplicas = async (owner: ReplicaOwner) => {
     const given =
@@ -412,9 +409,7 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
       inPlaceForAuto: options.settings?.inPlaceForAuto ?? false,
     },
     actions: options.actions ?? fake,
-    recordEvent: async (subject, type, reason, message) => {
-      if (failEventsFor.has(subject.name))
-        throw new Error(`events for ${subject.name} are refused`);
+    recordEvent: (subject, type, reason, message) => {
       events.push({
         kind: subject.kind,
         name: subject.name,

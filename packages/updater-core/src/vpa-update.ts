@@ -27,6 +27,8 @@ import {
   type PodUpdateContext,
   type PodUpdateScope,
 } from './pod-updates.js';
+import { UpdaterEventReason } from './event-reasons.js';
+import { tellNotUpdated } from './pod-events.js';
 import type { PodEvaluations } from './pod-evaluations.js';
 import { vpaSizeLog2 } from './updater-metrics.js';
 
@@ -125,7 +127,7 @@ export async function updateVpa(
       scope.restriction.canEvict(pod),
     ).length;
     for (const { pod, decision } of candidates) {
-      if (!scope.restriction.canEvict(pod)) continue;
+      if (!mayEvict(context, scope, pod)) continue;
       const step = await evictPod(context, scope, pod, decision.reason);
       if (step === 'evicted') tally.evicted += 1;
       if (step === 'stop') return { ...tally, stopped: true };
@@ -167,20 +169,52 @@ export async function updateVpa(
         break;
       case 'skip':
         context.logger.debug(fields, 'pod skipped');
+        tellNotUpdated(
+          context,
+          scope,
+          pod,
+          UpdaterEventReason.UpdateSkipped,
+          inPlace.reason,
+        );
         break;
       case 'wait':
         context.logger.debug(fields, 'pod waits');
+        tellNotUpdated(
+          context,
+          scope,
+          pod,
+          UpdaterEventReason.UpdateWaiting,
+          inPlace.reason,
+        );
         break;
     }
   }
   for (const { pod, reason } of fallbacks) {
-    if (!scope.restriction.canEvict(pod)) continue;
+    if (!mayEvict(context, scope, pod)) continue;
     tally.evictable += 1;
     const step = await evictPod(context, scope, pod, reason);
     if (step === 'evicted') tally.evicted += 1;
     if (step === 'stop') return { ...tally, stopped: true };
   }
   return tally;
+}
+
+/** Whether the pod's replica group can lose it now; when not, the pod is told why. */
+function mayEvict(
+  context: VpaUpdateContext,
+  scope: PodUpdateScope,
+  pod: UpdaterPod,
+): boolean {
+  const refused = scope.restriction.whyNotEvictable(pod);
+  if (refused === undefined) return true;
+  tellNotUpdated(
+    context,
+    scope,
+    pod,
+    UpdaterEventReason.UpdateWaiting,
+    `not evicted: ${refused}`,
+  );
+  return false;
 }
 
 /** The pod with its update decision when it should be updated; a bad quantity skips it. */

@@ -6,14 +6,13 @@ import {
 } from '@tandem/kube';
 import type { Logger } from '@tandem/telemetry';
 import { STRATEGY_STATE_ANNOTATION } from '@tandem/strategies';
-import { VPA_API_VERSION } from '@tandem/vpa-api';
+import { vpaReference } from '@tandem/vpa-api';
 import { type ClusterModel, objectKey } from '../model/index.js';
 import type { RecommenderMetrics } from '../recommender-metrics.js';
 import type { VpaStore } from './vpa-store.js';
+import { RecommenderEventReason } from '../event-reasons.js';
 
 const CHECKPOINT_LIST_ATTEMPTS = 5;
-/** The reason of the Warning event a VPA gets when one of its checkpoints is unreadable. */
-export const CORRUPT_CHECKPOINT_REASON = 'CheckpointCorrupt';
 
 export interface CheckpointLoaderOptions {
   model: ClusterModel;
@@ -58,25 +57,12 @@ export async function loadCheckpoints(
       { checkpoint: name, vpa: vpaKey },
       `checkpoint skipped: ${result.error.message}`,
     );
-    await options
-      .recordEvent(
-        {
-          apiVersion: VPA_API_VERSION,
-          kind: 'VerticalPodAutoscaler',
-          namespace,
-          name: vpaName,
-          uid: vpa.object.metadata?.uid,
-        },
-        'Warning',
-        CORRUPT_CHECKPOINT_REASON,
-        `Checkpoint ${name} was skipped and its history not loaded: ${result.error.message}`,
-      )
-      .catch((error: unknown) =>
-        logger.warn(
-          { checkpoint: name, vpa: vpaKey },
-          `event for the skipped checkpoint not written: ${describeError(error)}`,
-        ),
-      );
+    options.recordEvent(
+      vpaReference(vpa.object),
+      'Warning',
+      RecommenderEventReason.CheckpointCorrupt,
+      `Checkpoint ${name} was skipped and its history not loaded: ${result.error.message}`,
+    );
   }
   logger.info({ loaded, listed: checkpoints.length }, 'checkpoints loaded');
 }

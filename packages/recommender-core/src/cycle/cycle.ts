@@ -2,28 +2,27 @@ import type { V1Pod } from '@kubernetes/client-node';
 import type { Span } from '@opentelemetry/api';
 import { describeError } from '@tandem/kube';
 import { STRATEGY_ANNOTATION } from '@tandem/strategies';
-import { inSpan } from '@tandem/telemetry';
+import { EVENT_REASON_ATTRIBUTE, inSpan } from '@tandem/telemetry';
 import {
-  VPA_API_VERSION,
+  vpaReference,
   type Pod,
   type VerticalPodAutoscaler,
   type VerticalPodAutoscalerStatus,
 } from '@tandem/vpa-api';
 import { writeCheckpoints } from '../checkpoints/checkpoint-writer.js';
+import { RecommenderEventReason } from '../event-reasons.js';
 import {
   computeVpaStatus,
   objectKey,
   orphanedCheckpoints,
   podSnapshotFromPod,
   type PodSnapshotResult,
+  recommendationEvent,
   statusChanged,
   type TrackedVpa,
   vpaSelection,
 } from '../model/index.js';
 import { vpaObjectCounter } from '../recommender-metrics.js';
-
-/** The reason of the Warning event a VPA gets when its strategy annotations do not read. */
-export const STRATEGY_FALLBACK_REASON = 'StrategyFallback';
 import type { CycleContext } from './cycle-context.js';
 import { QualityRecorder } from './quality.js';
 import { drainQueue } from './worker-pool.js';
@@ -212,7 +211,7 @@ export async function loadVpas(
       problem !== undefined &&
       problem !== problemBefore
     )
-      await reportStrategyFallback(context, recover, tracked, problem);
+      reportStrategyFallback(context, recover, tracked, problem);
   }
   context.state.model.removeVpasNotIn(keys);
   observeStrategies(context);
@@ -224,33 +223,20 @@ export async function loadVpas(
  * that was down) runs the default strategy: a log line, a recovered-error count, and a
  * Warning event on the VPA say so (ADR 0026).
  */
-async function reportStrategyFallback(
+function reportStrategyFallback(
   context: CycleContext,
   recover: Recover,
   tracked: TrackedVpa,
   problem: string,
-): Promise<void> {
+): void {
   const message = `${STRATEGY_ANNOTATION} not used, running the default strategy '${tracked.strategy.strategy.name}': ${problem}`;
   recover('strategy', `VPA ${tracked.key}: ${message}`, { vpa: tracked.key });
-  await context.observability
-    .recordEvent?.(
-      {
-        apiVersion: VPA_API_VERSION,
-        kind: 'VerticalPodAutoscaler',
-        namespace: tracked.namespace,
-        name: tracked.name,
-        uid: tracked.object.metadata?.uid,
-      },
-      'Warning',
-      STRATEGY_FALLBACK_REASON,
-      message,
-    )
-    .catch((error: unknown) =>
-      context.observability.logger.warn(
-        { vpa: tracked.key },
-        `event for the strategy fallback not written: ${describeError(error)}`,
-      ),
-    );
+  context.observability.recordEvent?.(
+    vpaReference(tracked.object),
+    'Warning',
+    RecommenderEventReason.StrategyFallback,
+    message,
+  );
 }
 
 function observeStrategies(context: CycleContext): void {
@@ -469,8 +455,29 @@ async function updateVpas(
             strategy: tracked.strategy.strategy.name,
             strategyFallback: tracked.strategy.problem !== undefined,
           },
-          () =>
-            context.store.writeStatus(tracked.namespace, tracked.name, status),
+          async (span) => {
+            await context.store.writeStatus(
+              tracked.namespace,
+              tracked.name,
+              status,
+            );
+            const event = recommendationEvent(
+              tracked.object.status,
+              status,
+              tracked.object.metadata?.annotations?.[STRATEGY_ANNOTATION] ===
+                undefined
+                ? undefined
+                : tracked.strategy.strategy.name,
+            );
+            if (event === undefined) return;
+            span.setAttribute(EVENT_REASON_ATTRIBUTE, event.reason);
+            context.observability.recordEvent?.(
+              vpaReference(tracked.object),
+              'Normal',
+              event.reason,
+              event.message,
+            );
+          },
         );
         writes += 1;
         if (

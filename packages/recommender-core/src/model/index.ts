@@ -38,3 +38,7 @@ export {
   type StrategySettings,
 } from './vpa-strategy-state.js';
 export { orphanedCheckpoints } from './orphaned-checkpoints.js';
+export {
+  recommendationEvent,
+  type RecommendationEvent,
+} from './recommendation-event.js';
