@@ -73,6 +73,7 @@ describe('a review that meets a cold cache', () => {
         metrics.coldCache,
       ),
       metrics,
+      recordEvent: () => undefined,
       registry,
       tracer: trace.getTracer('test'),
       logger: pino({ level: 'silent' }),

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   clusterCaches,
   describeError,
+  eventRecorder,
   indexByNamespace,
   kubeConnectionOf,
   limitRequestRate,
@@ -26,6 +27,8 @@ import { firstListsWithin } from './first-lists.js';
 import { vpaCandidates, warmTargetCaches } from './vpa-candidates.js';
 import { webhookMetrics } from './webhook-metrics.js';
 
+const PROGRAM = 'tandem-admission-webhook';
+
 /**
  * Runs the admission webhook until SIGTERM/SIGINT and returns the exit code; `certs` as the
  * first argument runs the certificate bootstrap instead.
@@ -35,7 +38,7 @@ export async function main(
   version: string,
 ): Promise<number> {
   const started = await startServingApp(argv, version, {
-    program: 'tandem-admission-webhook',
+    program: PROGRAM,
     defaultService: 'vpa-webhook',
     parseFlags,
   });
@@ -107,6 +110,9 @@ export async function main(
       metrics.coldCache,
     ),
     metrics,
+    recordEvent: eventRecorder(connection, PROGRAM, {
+      recovered: recovered('event'),
+    }),
     registry: telemetry.metrics,
     tracer: telemetry.tracer,
     logger,

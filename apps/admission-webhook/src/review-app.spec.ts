@@ -12,11 +12,19 @@ let server: Server;
 let url: string;
 const registry = createRegistry();
 let failLookups = false;
+let updateMode = 'Initial';
+const recorded: unknown[][] = [];
 
 const context: AdmissionContext = {
   vpasInNamespace: async () => {
     if (failLookups) throw new Error('the VPA cache is gone');
-    return [{ vpa: vpa as never, selector: { matchLabels: { app: 'web' } } }];
+    const reviewed = {
+      ...vpa,
+      spec: { ...vpa.spec, updatePolicy: { updateMode } },
+    };
+    return [
+      { vpa: reviewed as never, selector: { matchLabels: { app: 'web' } } },
+    ];
   },
   // The ReplicaSet belongs to the Deployment the VPA targets.
   topMostController: async () => ({ kind: 'Deployment', name: 'web' }),
@@ -28,6 +36,9 @@ beforeAll(async () => {
   const app = reviewApp({
     context,
     metrics: webhookMetrics(registry),
+    recordEvent: (...event) => {
+      recorded.push(event);
+    },
     registry,
     tracer: trace.getTracer('test'),
     logger: pino({ level: 'silent' }),
@@ -143,6 +154,26 @@ describe('reviewApp', () => {
       ).toBe(count(before) + 1);
     },
   );
+
+  it('writes PodLeftUnchanged on the VPA of a pod it leaves as declared, and nothing else', async () => {
+    recorded.length = 0;
+    await post(JSON.stringify(podReview));
+    expect(recorded).toEqual([]);
+    updateMode = 'Off';
+    try {
+      await post(JSON.stringify(podReview));
+    } finally {
+      updateMode = 'Initial';
+    }
+    expect(recorded).toEqual([
+      [
+        expect.objectContaining({ kind: 'VerticalPodAutoscaler', name: 'web' }),
+        'Normal',
+        'PodLeftUnchanged',
+        'Pod web-1 of ReplicaSet web-6d4f admitted with its resources as declared: update mode Off',
+      ],
+    ]);
+  });
 
   it('serves the health endpoints beside the reviews', async () => {
     const status = await new Promise<number>((resolve, reject) =>

@@ -10,8 +10,13 @@ import {
   type AdmissionContext,
   type AdmissionResult,
 } from '@tandem/admission';
+import type { EventRecorder } from '@tandem/kube';
 import { opsRouter, requestSpans } from '@tandem/serving';
-import type { HealthCheck, Registry } from '@tandem/telemetry';
+import {
+  EVENT_REASON_ATTRIBUTE,
+  type HealthCheck,
+  type Registry,
+} from '@tandem/telemetry';
 import type { WebhookMetrics } from './webhook-metrics.js';
 
 /** Upstream's limit on an AdmissionReview body; the API server never sends more. */
@@ -20,6 +25,8 @@ export const MAX_REVIEW_BYTES = 5 * 1024 * 1024;
 export interface ReviewAppOptions {
   context: AdmissionContext;
   metrics: WebhookMetrics;
+  /** Writes the events a review earned; returns at once, so no review waits for a write. */
+  recordEvent: EventRecorder;
   registry: Registry;
   tracer: Tracer;
   logger: Logger;
@@ -117,7 +124,7 @@ function reviewSpanName(request: express.Request): string {
 function record(
   result: AdmissionResult,
   seconds: number,
-  { metrics, logger }: ReviewAppOptions,
+  { metrics, logger, recordEvent }: ReviewAppOptions,
   response: Response,
 ): void {
   metrics.admissionLatency.observe(
@@ -152,6 +159,10 @@ function record(
       }).filter(([, value]) => value !== undefined),
     ) as Record<string, string>,
   );
+  for (const { vpa, type, reason, message } of result.events ?? []) {
+    spanOf(response)?.setAttribute(EVENT_REASON_ATTRIBUTE, reason);
+    recordEvent(vpa, type, reason, message);
+  }
   if (result.outcome === 'error') logger.warn(fields, result.message);
   else logger.debug(fields, result.message);
   recordPodLevelResources(result.podLevelResources ?? [], fields, {

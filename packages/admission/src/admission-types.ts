@@ -4,6 +4,7 @@ import type {
   LimitRange,
   VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
+import type { AdmissionEvent } from './admission-events.js';
 import type { AdmissionReviewResponse } from './admission-review.js';
 
 /** The metric label upstream uses for what was reviewed (`resource` of `admission_latency_seconds`). */
@@ -77,4 +78,9 @@ export interface AdmissionResult {
    * because the pod sets them at pod level (`spec.resources`); the response warns of them.
    */
   podLevelResources?: readonly string[];
+  /**
+   * Pods a VPA controls that were left with their resources as declared: the events to
+   * write on those VPAs (`PodLeftUnchanged`). A pod no VPA controls gets none.
+   */
+  events?: readonly AdmissionEvent[];
 }

@@ -104,6 +104,7 @@ function answer(uid: string, decision: Decision): AdmissionResult {
     ...(decision.podLevelResources && {
       podLevelResources: decision.podLevelResources,
     }),
+    ...(decision.events && { events: decision.events }),
   };
 }
 

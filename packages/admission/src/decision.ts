@@ -1,3 +1,4 @@
+import type { AdmissionEvent } from './admission-events.js';
 import type { ResponseStatus } from './admission-review.js';
 import type {
   AdmissionOutcome,
@@ -25,6 +26,8 @@ export interface Decision {
   names?: ReviewedNames;
   /** Pods: resources left as declared because the pod sets them at pod level. */
   podLevelResources?: readonly string[];
+  /** Pods a VPA controls, left as declared: why, on each such VPA. */
+  events?: readonly AdmissionEvent[];
 }
 
 /** Prefix of every warning, so a user reading kubectl's output knows where it comes from. */

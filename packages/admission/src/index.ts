@@ -1,4 +1,8 @@
 export { admit } from './admit.js';
+export {
+  AdmissionEventReason,
+  type AdmissionEvent,
+} from './admission-events.js';
 export type {
   AdmissionContext,
   AdmissionOutcome,

@@ -4,6 +4,7 @@ import {
   type LimitRange,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
+import { podLeftUnchanged } from './admission-events.js';
 import {
   annotationSizeAfter,
   TOTAL_ANNOTATION_SIZE_LIMIT,
@@ -118,14 +119,21 @@ async function mutate(
         ? 'no VPA matches'
         : `no VPA applies: update mode Off for ${matching.map((off) => vpaRef(namespace, off)).join(', ')}`;
     // As upstream: a pod nobody asked Tandem to manage comes out byte-identical.
-    return finish({ outcome: 'skipped', message, annotations: [] });
+    const decision = finish({ outcome: 'skipped', message, annotations: [] });
+    if (matching.length === 0) return decision;
+    return {
+      ...decision,
+      events: matching.map((off) =>
+        podLeftUnchanged(off, names, 'update mode Off', 'Normal'),
+      ),
+    };
   }
 
   const ref = vpaRef(namespace, vpa);
   const withVpa = { ...names, vpaName: vpa.metadata?.name ?? '' };
   const leftAtPodLevel = resourcesLeftAtPodLevel(pod.pod, vpa);
   const finishWithVpa = (outcome: Outcome) =>
-    finishPod(pod, withVpa, outcome, leftAtPodLevel);
+    toldIfUnchanged(finishPod(pod, withVpa, outcome, leftAtPodLevel), vpa);
   const originals = originalsToRecord(pod);
   const observed: Annotation = [
     PodAnnotation.vpaObservedContainers,
@@ -291,6 +299,21 @@ function finishPod(
     ...(warnings.length > 0 && { warnings }),
     names,
     ...reported,
+  };
+}
+
+/** A pod its VPA leaves with the resources it declared earns an event on that VPA saying why. */
+function toldIfUnchanged(
+  decision: Decision,
+  vpa: VerticalPodAutoscaler,
+): Decision {
+  if (decision.outcome === 'applied') return decision;
+  const type = decision.outcome === 'error' ? 'Warning' : 'Normal';
+  return {
+    ...decision,
+    events: [
+      podLeftUnchanged(vpa, decision.names ?? {}, decision.message, type),
+    ],
   };
 }
 
