@@ -106,6 +106,7 @@ const needed: Access[] = [
   { verb: 'watch', group: '', resource: 'pods' },
   { verb: 'watch', group: '', resource: 'events' },
   { verb: 'create', group: '', resource: 'events' },
+  { verb: 'patch', group: '', resource: 'events' },
   { verb: 'list', group: VPA_GROUP, resource: VPAS },
   { verb: 'patch', group: VPA_GROUP, resource: VPAS, subresource: 'status' },
   { verb: 'list', group: VPA_GROUP, resource: CHECKPOINTS },
@@ -148,7 +149,7 @@ const notNeeded: Access[] = [
   { verb: 'create', group: '', resource: 'pods', subresource: 'eviction' },
   { verb: 'get', group: '', resource: 'secrets' },
   { verb: 'list', group: '', resource: 'limitranges' },
-  { verb: 'patch', group: '', resource: 'events' },
+  { verb: 'delete', group: '', resource: 'events' },
   { verb: 'update', group: 'apps', resource: 'deployments' },
   // Targets come from caches, never one GET at a time; scale is read, never written.
   { verb: 'get', group: 'apps', resource: 'deployments' },
@@ -206,7 +207,7 @@ function grantedRules(): Record<string, string[]> {
  * caches of VPAs, pods (not Pending), Evicted events and the well-known target kinds; GETs
  * of `/scale` for any other target kind (discovery is system:discovery's); a JSON patch of
  * a VPA's status; checkpoints listed, patched or created, and deleted by the garbage
- * collection; events created for corrupt checkpoints; one PodMetrics list per cycle; its
+ * collection; events on VPAs created, and patched when one recurs; one PodMetrics list per cycle; its
  * Lease read, created and replaced.
  */
 const EXPECTED_RULES: Record<string, string[]> = {
@@ -221,7 +222,7 @@ const EXPECTED_RULES: Record<string, string[]> = {
     'autoscaling.k8s.io verticalpodautoscalers: list watch',
     'batch cronjobs: list watch',
     'batch jobs: list watch',
-    'core events: create list watch',
+    'core events: create list patch watch',
     'core pods: list watch',
     'core replicationcontrollers: list watch',
     'metrics.k8s.io pods: list',
