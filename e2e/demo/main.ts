@@ -25,6 +25,7 @@ import {
   type UpdaterProcess,
 } from '../harness/updater-process.ts';
 import { createDeployment } from '../harness/workloads.ts';
+import { startDashboard } from '../harness/dashboard-process.ts';
 import { demoLoad } from './load-profile.ts';
 
 const NAMESPACE = 'tandem-demo';
@@ -45,6 +46,7 @@ const apps: {
   updater?: UpdaterProcess;
   webhook?: AppProcess;
   adapter?: MetricsAdapter;
+  dashboard?: AppProcess;
   loads: LoadDriver[];
 } = { loads: [] };
 let stopping = false;
@@ -60,6 +62,7 @@ async function shutDown(signal: string): Promise<void> {
     apps.updater?.stop(),
     apps.webhook?.stop(),
     apps.adapter?.stop(),
+    apps.dashboard?.stop(),
   ]);
   await controlPlane.stop();
   process.stdout.write('stopped; nothing left running.\n');
@@ -187,12 +190,18 @@ apps.updater = await startUpdater({
   ],
 });
 
+// The dashboard: both workloads side by side, and what a native HPA would run for each.
+apps.dashboard = await startDashboard({
+  kubeconfig: controlPlane.kubeconfig,
+});
+
 const kubectl = controlPlane.env.get('TANDEM_CP_KUBECTL') ?? 'kubectl';
 process.stdout.write(`
 Tandem demo is running (Ctrl-C stops it and cleans up).
 
   export KUBECONFIG=${controlPlane.kubeconfig}
   ${kubectl} get hpa,vpa -n ${NAMESPACE} -w
+  dashboard: ${apps.dashboard.url}
 
 Two identical Deployments, native and tandem (400m CPU requested each pod), share the same
 total load, swinging between 100m and 500m every five minutes; each has a VPA and an HPA at
@@ -206,7 +215,7 @@ load puts it, because the metrics adapter divides by the request the Deployment 
 
 Running: the control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler,
 kwok, metrics-server) and, as host processes, Tandem's recommender and updater (10 s cycles),
-admission webhook (${webhook.url}) and metrics adapter (${apps.adapter.url}); logs in
+admission webhook (${webhook.url}), metrics adapter (${apps.adapter.url}) and dashboard; logs in
 ${controlPlane.logDir}.
 `);
 process.stdout.write('demo ready\n');

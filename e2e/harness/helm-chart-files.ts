@@ -24,6 +24,7 @@ export const CHART_APPS = [
   { key: 'updater', folder: 'updater' },
   { key: 'admissionWebhook', folder: 'admission-webhook' },
   { key: 'metricsAdapter', folder: 'metrics-adapter' },
+  { key: 'dashboard', folder: 'dashboard' },
 ] as const;
 
 /** Objects of no app (the cert-manager issuers, say): rendered whenever the mode is. */

@@ -8,6 +8,7 @@ import {
   CustomObjectsApi,
   KubeConfig,
 } from '@kubernetes/client-node';
+import { launchBrowser, screenshotPath } from '../harness/browser.ts';
 import { isLocalCluster } from '../harness/cluster-env.ts';
 import { waitFor } from '../harness/wait.ts';
 
@@ -160,6 +161,15 @@ describeLocal('npm start (the main job)', () => {
         async () => stderr().slice(-500),
       );
 
+      // The dashboard the demo prints, in a real browser.
+      const dashboard = /dashboard: (http\S+)/.exec(output())?.[1] ?? '';
+      expect(dashboard).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      await checkDashboard(
+        dashboard,
+        autoscaling,
+        config.makeApiClient(CoreV1Api),
+      );
+
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(output()).toContain('stopped; nothing left running.');
@@ -170,3 +180,159 @@ describeLocal('npm start (the main job)', () => {
     }
   }, 420_000);
 });
+
+/** What the test reads of `/api/workloads`. */
+interface WorkloadRow {
+  namespace: string;
+  name: string;
+  hpa: { currentReplicas: number } | null;
+  nativeEquivalentReplicas: number | null;
+}
+
+/**
+ * The dashboard of `npm start`: both demo workloads listed; once the VPA has lowered the
+ * requests, native runs more replicas than tandem and the dashboard's native-equivalent
+ * figure for native is what the native HPA really runs (±1: one sync apart); native's page
+ * draws its plots and lists the updater's evictions; an event message holding markup shows
+ * as text. Screenshots go to e2e/artifacts/.
+ */
+async function checkDashboard(
+  url: string,
+  autoscaling: AutoscalingV2Api,
+  core: CoreV1Api,
+): Promise<void> {
+  const namespace = 'tandem-demo';
+  const rowsOf = async () =>
+    (
+      (await (await fetch(`${url}api/workloads`)).json()) as {
+        workloads: WorkloadRow[];
+      }
+    ).workloads.filter((row) => row.namespace === namespace);
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await waitFor(
+      'the fleet page to list both demo workloads',
+      async () => {
+        const response = await page.goto(url);
+        expect(response?.headers()['content-security-policy']).toContain(
+          "script-src 'self'",
+        );
+        const rows = await page
+          .locator('tr[data-workload]')
+          .evaluateAll((found) =>
+            found.map((row) => row.getAttribute('data-workload')),
+          );
+        return rows.includes(`${namespace}/native`) &&
+          rows.includes(`${namespace}/tandem`)
+          ? rows
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 2000 },
+    );
+
+    let last = '';
+    const drift = await waitFor(
+      "native to run more replicas than tandem, and the dashboard's native-equivalent figure for native to be the native HPA's replicas (±1)",
+      async () => {
+        const rows = await rowsOf();
+        const native = rows.find((row) => row.name === 'native');
+        const tandem = rows.find((row) => row.name === 'tandem');
+        const running = (
+          await autoscaling.readNamespacedHorizontalPodAutoscaler({
+            namespace,
+            name: 'native',
+          })
+        ).status?.currentReplicas;
+        last = JSON.stringify({ native, tandem, nativeHpaRuns: running });
+        if (
+          native?.hpa == null ||
+          tandem?.hpa == null ||
+          native.nativeEquivalentReplicas === null ||
+          running === undefined
+        )
+          return undefined;
+        return native.hpa.currentReplicas > tandem.hpa.currentReplicas &&
+          Math.abs(native.nativeEquivalentReplicas - running) <= 1
+          ? { native, tandem }
+          : undefined;
+      },
+      { timeoutMs: 300_000, intervalMs: 5000 },
+      async () => last,
+    );
+    // The page shows what the API says: native's row above tandem's (most replicas saved
+    // first) with more replicas.
+    await page.goto(url);
+    const replicasCell = async (name: string) =>
+      page
+        .locator(`tr[data-workload="${namespace}/${name}"] td.number`)
+        .first()
+        .textContent();
+    expect(await replicasCell('native')).toContain(
+      String(drift.native.hpa?.currentReplicas ?? ''),
+    );
+    await page.screenshot({
+      path: screenshotPath('dashboard-fleet'),
+      fullPage: true,
+    });
+
+    // An event whose message is markup, about native's VPA: the timeline shows it as text.
+    const probe = `<script>window.tandemXss = 1</script><img src=x onerror="window.tandemXss = 2">`;
+    const now = new Date();
+    await core.createNamespacedEvent({
+      namespace,
+      body: {
+        metadata: { generateName: 'native.' },
+        involvedObject: {
+          apiVersion: 'autoscaling.k8s.io/v1',
+          kind: 'VerticalPodAutoscaler',
+          namespace,
+          name: 'native',
+        },
+        type: 'Normal',
+        reason: 'MarkupProbe',
+        message: probe,
+        source: { component: 'e2e' },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      },
+    });
+    const workloadPage = `${url}workloads/${namespace}/Deployment/native`;
+    const timeline = await waitFor(
+      "native's timeline to show the updater's evictions and the probe event",
+      async () => {
+        await page.goto(workloadPage);
+        const text = (await page.locator('table.timeline').textContent()) ?? '';
+        return /EvictedPod|EvictedByVPA/.test(text) && text.includes(probe)
+          ? text
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 2000 },
+    );
+    expect(timeline).toContain('tandem-updater');
+    // A string, so the test compiles without the DOM's types.
+    expect(await page.evaluate('typeof window.tandemXss')).toBe('undefined');
+    expect(dialogs).toEqual([]);
+    const plots = page.locator('figure.plot svg[role="img"]');
+    // Replicas, then CPU and memory of the app container.
+    expect(await plots.count()).toBeGreaterThanOrEqual(3);
+    expect(
+      await page.locator('figure.plot svg path[stroke-width="2"]').count(),
+    ).toBeGreaterThan(0);
+    expect(await page.locator('#recommended-yaml').textContent()).toMatch(
+      /cpu: \d+m/,
+    );
+    await page.screenshot({
+      path: screenshotPath('dashboard-native'),
+      fullPage: true,
+    });
+  } finally {
+    await browser.close();
+  }
+}

@@ -33,6 +33,7 @@ const kube = kubeClients();
 const WEBHOOK = 'tandem-admission-webhook';
 const ADAPTER = 'tandem-metrics-adapter';
 const RECOMMENDER = 'tandem-recommender';
+const DASHBOARD = 'tandem-dashboard';
 const UPDATER = 'tandem-updater';
 
 /** Each `<kind>.<group>/<name>` must be reported as accepted by the server dry run. */
@@ -125,7 +126,71 @@ describe('the manifests in deploy/ (kubectl apply, server-side dry run)', () => 
       'apiservice.apiregistration.k8s.io/v1beta2.custom.metrics.k8s.io',
       'apiservice.apiregistration.k8s.io/v1beta1.custom.metrics.k8s.io',
       'clusterrolebinding.rbac.authorization.k8s.io/tandem-hpa-controller-custom-metrics',
+      'networkpolicy.networking.k8s.io/tandem-dashboard-pages',
+      'serviceaccount/tandem-dashboard',
+      'clusterrole.rbac.authorization.k8s.io/tandem-dashboard',
+      'clusterrolebinding.rbac.authorization.k8s.io/tandem-dashboard',
+      'deployment.apps/tandem-dashboard',
+      'service/tandem-dashboard',
     ]);
+  });
+
+  it("gives the dashboard's ServiceAccount reads of what it shows and nothing else", async () => {
+    const rbac = join(DEPLOY_DIR, 'dashboard', 'rbac.yaml');
+    await kubectl('apply', '-f', rbac);
+    try {
+      // `kubectl auth can-i` prints yes (exit 0) or no (exit 1).
+      const can = async (verb: string, resource: string) => {
+        const [type, subresource] = resource.split('/');
+        return (
+          await kubectl(
+            'auth',
+            'can-i',
+            verb,
+            type as string,
+            ...(subresource === undefined
+              ? []
+              : [`--subresource=${subresource}`]),
+            '--all-namespaces',
+            `--as=system:serviceaccount:tandem-system:${DASHBOARD}`,
+          ).catch((error: unknown) => String(error))
+        ).startsWith('yes');
+      };
+      const allowed = [
+        ['list', 'verticalpodautoscalers.autoscaling.k8s.io'],
+        ['watch', 'horizontalpodautoscalers.autoscaling'],
+        ['list', 'pods'],
+        ['watch', 'events'],
+        ['list', 'pods.metrics.k8s.io'],
+        ['get', 'deployments.apps/scale'],
+      ];
+      const refused = [
+        ['get', 'secrets'],
+        ['list', 'secrets'],
+        ['list', 'configmaps'],
+        ['create', 'pods'],
+        ['delete', 'pods'],
+        ['patch', 'verticalpodautoscalers.autoscaling.k8s.io'],
+        ['update', 'horizontalpodautoscalers.autoscaling'],
+        ['create', 'events'],
+        ['update', 'deployments.apps/scale'],
+        ['create', 'pods/eviction'],
+      ];
+      for (const [verb, resource] of allowed)
+        expect([
+          verb,
+          resource,
+          await can(verb as string, resource as string),
+        ]).toEqual([verb, resource, true]);
+      for (const [verb, resource] of refused)
+        expect([
+          verb,
+          resource,
+          await can(verb as string, resource as string),
+        ]).toEqual([verb, resource, false]);
+    } finally {
+      await kubectl('delete', '-f', rbac, '--ignore-not-found');
+    }
   });
 
   it('the recommender on its own (kubectl apply -f deploy/recommender/) is accepted', async () => {
@@ -226,6 +291,7 @@ describe('the rendered platform (kubectl kustomize deploy/)', () => {
         'admission-webhook',
         'updater',
         'metrics-adapter',
+        'dashboard',
       ]),
     );
     expect(images).toEqual(
@@ -351,6 +417,22 @@ describe('the rendered platform (kubectl kustomize deploy/)', () => {
       },
       [RECOMMENDER]: { ops: FROM_MONITORING, unused: FROM_NOWHERE },
       [UPDATER]: { ops: FROM_MONITORING, unused: FROM_NOWHERE },
+      // The dashboard's one port: pages and ops, for monitoring and dashboard namespaces.
+      [DASHBOARD]: {
+        ops: {
+          kind: 'isolated',
+          anySource: false,
+          peers: [
+            MONITORING_NAMESPACES,
+            {
+              namespaceSelector: {
+                matchLabels: { 'tandem.dev/dashboard': 'true' },
+              },
+            },
+          ],
+        },
+        unused: FROM_NOWHERE,
+      },
     });
   });
 

@@ -27,6 +27,7 @@ figure.plot { margin: 0.5rem 0 1rem; }
 figure.plot svg { max-width: 100%; height: auto; }
 pre { background: #f5f5f5; padding: 0.8rem; overflow: auto; }
 button { font: inherit; padding: 0.3rem 0.8rem; }
+.pager { display: flex; gap: 1rem; margin: 0.8rem 0; }
 `;
 
 export const DASHBOARD_JS = `

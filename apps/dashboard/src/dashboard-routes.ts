@@ -62,9 +62,10 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
       query['order'] === undefined
         ? sort === 'drift'
         : query['order'] === 'desc';
+    const page = Number(query['page'] ?? 1);
     sendPage(
       response,
-      fleetPage(sampler.summaries(), { namespace, sort, descending }),
+      fleetPage(sampler.summaries(), { namespace, sort, descending, page }),
     );
   });
   router.get('/api/workloads', (_request, response) => {

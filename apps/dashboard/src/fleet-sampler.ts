@@ -35,7 +35,10 @@ export interface FleetSampler {
   sample(): Promise<void>;
   summaries(): readonly WorkloadSummary[];
   history(key: string): WorkloadHistory | undefined;
-  /** The pods the last sample matched to the workload, by name. */
+  /**
+   * The pods matched to the workload over the history window, by name: the timeline shows
+   * the events of pods already gone (an evicted pod's `EvictedByVPA`).
+   */
   podNames(key: string): readonly string[];
   /** When the last sample ended, undefined before the first. */
   lastSampleMs(): number | undefined;
@@ -47,7 +50,7 @@ export function fleetSampler(
   now: () => number = Date.now,
 ): FleetSampler {
   const histories = new Map<string, WorkloadHistory>();
-  let podNames = new Map<string, string[]>();
+  const seenPods = new Map<string, Map<string, number>>();
   let summaries: WorkloadSummary[] = [];
   let sampledAt: number | undefined;
   return {
@@ -69,14 +72,14 @@ export function fleetSampler(
         ),
       );
       const timeMs = now();
-      const matchedNames = new Map<string, string[]>();
       summaries = await Promise.all(
         targets.map(async (target) => {
           const matched = await podsOf(sources, target.namespace, target.ref);
-          matchedNames.set(
-            target.key,
-            matched.map((pod) => pod.name),
-          );
+          const seen = seenPods.get(target.key) ?? new Map<string, number>();
+          for (const pod of matched) seen.set(pod.name, timeMs);
+          for (const [name, lastMs] of seen)
+            if (timeMs - lastMs > timings.keepMs) seen.delete(name);
+          seenPods.set(target.key, seen);
           const summary = summarizeWorkload({
             namespace: target.namespace,
             kind: target.ref.kind,
@@ -98,13 +101,15 @@ export function fleetSampler(
       // A workload nobody targets any more takes its history with it.
       const current = new Set(targets.map((target) => target.key));
       for (const key of histories.keys())
-        if (!current.has(key)) histories.delete(key);
-      podNames = matchedNames;
+        if (!current.has(key)) {
+          histories.delete(key);
+          seenPods.delete(key);
+        }
       sampledAt = now();
     },
     summaries: () => summaries,
     history: (key) => histories.get(key),
-    podNames: (key) => podNames.get(key) ?? [],
+    podNames: (key) => [...(seenPods.get(key)?.keys() ?? [])],
     lastSampleMs: () => sampledAt,
   };
 }
@@ -133,7 +138,13 @@ async function podsOf(
     return [];
   }
   if (!('selector' in target)) return [];
-  const selector = compileLabelSelector(target.selector);
+  let selector;
+  try {
+    selector = compileLabelSelector(target.selector);
+  } catch (error) {
+    sources.onError('target', error);
+    return [];
+  }
   return sources
     .pods(namespace)
     .filter((entry) => selector.matches(entry.labels))

@@ -99,7 +99,8 @@ export function reducedVpa(object: unknown): KeptVpa {
         kind: text(targetRef?.['kind']) ?? '',
         name: text(targetRef?.['name']) ?? '',
       },
-      mode: text(record(spec?.['updatePolicy'])?.['updateMode']) ?? 'Auto',
+      // Unset or empty is Recreate, as upstream reads it (`getUpdateMode`).
+      mode: text(record(spec?.['updatePolicy'])?.['updateMode']) || 'Recreate',
       ...(strategy === undefined ? {} : { strategy }),
       target: per('target'),
       lowerBound: per('lowerBound'),
@@ -137,6 +138,10 @@ export function reducedHpa(object: unknown): KeptHpa {
       ...(metric === undefined ? {} : { metric }),
     },
   };
+}
+
+function finiteOr(value: number, fallback: number): number {
+  return Number.isFinite(value) ? value : fallback;
 }
 
 function numberOr(value: unknown, fallback: number): number {
@@ -177,9 +182,11 @@ function firstMetric(spec: Json, current: Json): HpaMetric | undefined {
     text(current?.['type']) === type
       ? valueOf(record(sourceOf(current)?.['current']))
       : undefined;
+  const container = text(source?.['container']);
   return {
     type,
     name,
+    ...(container === undefined ? {} : { container }),
     targetType,
     target: targetValue,
     ...(typeof currentValue === 'number' ? { current: currentValue } : {}),
@@ -228,7 +235,10 @@ export function reducedPod(object: unknown): KeptPod & { ignored: boolean } {
   return {
     metadata,
     labels: (record(meta?.['labels']) ?? {}) as Labels,
-    ignored: meta?.['deletionTimestamp'] !== undefined || phase === 'Failed',
+    ignored:
+      (meta?.['deletionTimestamp'] !== undefined &&
+        meta['deletionTimestamp'] !== null) ||
+      phase === 'Failed',
     pod: {
       name: metadata.name,
       pending: phase === 'Pending',
@@ -252,7 +262,8 @@ export function reducedEvent(object: unknown): KeptEvent {
   return {
     metadata,
     event: {
-      timeMs: time === undefined ? 0 : Date.parse(time),
+      // An unreadable time sorts first rather than breaking the page.
+      timeMs: finiteOr(time === undefined ? NaN : Date.parse(time), 0),
       type: text(event?.['type']) ?? 'Normal',
       reason: text(event?.['reason']) ?? '',
       message: text(event?.['message']) ?? '',

@@ -13,7 +13,12 @@ export interface FleetView {
   readonly namespace: string | undefined;
   readonly sort: FleetSort;
   readonly descending: boolean;
+  /** 1-based; out of range shows the last page. */
+  readonly page: number;
 }
+
+/** Rows a page: a fleet of thousands stays a page of a few tens of kilobytes. */
+export const FLEET_PAGE_ROWS = 100;
 
 const SORT_LABELS: Readonly<Record<FleetSort, string>> = {
   drift: 'Replicas saved',
@@ -36,14 +41,46 @@ export function fleetPage(
   workloads: readonly WorkloadSummary[],
   view: FleetView,
 ): Html {
-  const namespaces = [...new Set(workloads.map((w) => w.namespace))].sort();
-  const shown = orderFleet(
+  const namespaces = [
+    ...new Set([
+      ...workloads.map((w) => w.namespace),
+      ...(view.namespace === undefined ? [] : [view.namespace]),
+    ]),
+  ].sort();
+  const matching = orderFleet(
     workloads.filter(
       (w) => view.namespace === undefined || w.namespace === view.namespace,
     ),
     view.sort,
     view.descending,
   );
+  const pages = Math.max(1, Math.ceil(matching.length / FLEET_PAGE_ROWS));
+  const page = Math.min(Math.max(1, Math.trunc(view.page) || 1), pages);
+  const shown = matching.slice(
+    (page - 1) * FLEET_PAGE_ROWS,
+    page * FLEET_PAGE_ROWS,
+  );
+  const pageLink = (to: number) => {
+    const query = new URLSearchParams({
+      sort: view.sort,
+      order: view.descending ? 'desc' : 'asc',
+      page: String(to),
+    });
+    if (view.namespace !== undefined) query.set('namespace', view.namespace);
+    return `/?${query}`;
+  };
+  const pager =
+    pages === 1
+      ? ''
+      : html`<nav class="pager" aria-label="Pages">
+          ${page > 1
+            ? html`<a href="${pageLink(page - 1)}" rel="prev">Previous</a>`
+            : ''}
+          <span>Page ${page} of ${pages}</span>
+          ${page < pages
+            ? html`<a href="${pageLink(page + 1)}" rel="next">Next</a>`
+            : ''}
+        </nav>`;
   const link = (sort: FleetSort) => {
     const descending = sort === view.sort ? !view.descending : sort === 'drift';
     const query = new URLSearchParams({
@@ -112,9 +149,9 @@ export function fleetPage(
         <button type="submit">Show</button>
       </form>
       <p>
-        ${shown.length} workloads. “Native HPA would run” is what a native CPU
-        or memory HPA with the same target would run from the same usage and the
-        requests the pods have now.
+        ${matching.length} workloads. “Native HPA would run” is what a native
+        CPU or memory HPA with the same target would run from the same usage and
+        the requests the pods have now.
       </p>
       <table>
         <caption class="visually-hidden">
@@ -134,6 +171,7 @@ export function fleetPage(
           ${rows}
         </tbody>
       </table>
+      ${pager}
       <p class="api">
         The same figures as JSON: <a href="/api/workloads">/api/workloads</a>.
         Sorts: ${FLEET_SORTS.join(', ')}.

@@ -37,7 +37,12 @@ export {
   replicasSaved,
   type FleetSort,
 } from './fleet-order.js';
-export { fleetPage, workloadPath, type FleetView } from './fleet-page.js';
+export {
+  FLEET_PAGE_ROWS,
+  fleetPage,
+  workloadPath,
+  type FleetView,
+} from './fleet-page.js';
 export { workloadPage } from './workload-page.js';
 export { recommendedYaml } from './recommended-yaml.js';
 export type { HistoryPoint } from './plots.js';

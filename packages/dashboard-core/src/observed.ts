@@ -35,6 +35,8 @@ export interface HpaMetric {
   readonly type: string;
   /** `cpu` for a Resource metric, the metric's name otherwise. */
   readonly name: string;
+  /** A `ContainerResource` metric's container: only it is measured. */
+  readonly container?: string;
   readonly targetType: 'Utilization' | 'AverageValue' | 'Value';
   readonly target: number;
   readonly current?: number;

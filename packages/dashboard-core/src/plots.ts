@@ -1,10 +1,11 @@
-import { formatCpuMillicores, formatMemoryBytes } from '@tandem/vpa-api';
+import { formatCpuMillicores } from '@tandem/vpa-api';
 import {
   element,
   legend,
   linearAxis,
   linePath,
   panel,
+  stepPath,
   svgElement,
   type Point,
 } from '@tandem/svg-plot';
@@ -24,6 +25,13 @@ interface Line {
   readonly label: string;
   readonly color: string;
   readonly dashed?: boolean;
+  /**
+   * Left out of the axis' range: the VPA's upper bound starts out hundreds of times the
+   * usage and would flatten every other line; it is drawn, cut at the panel's top.
+   */
+  readonly offScale?: boolean;
+  /** Drawn as a step line: a value that holds until the next sample (a request, a bound). */
+  readonly steps?: boolean;
 }
 
 const WIDTH = 720;
@@ -41,7 +49,12 @@ export function replicasPlot(points: readonly HistoryPoint[]): string {
     (value) => String(value),
     points,
     [
-      { key: 'replicas', label: 'running (this HPA)', color: '#1f5fa8' },
+      {
+        key: 'replicas',
+        label: 'running (this HPA)',
+        color: '#1f5fa8',
+        steps: true,
+      },
       {
         key: 'native',
         label: 'a native HPA would run',
@@ -69,16 +82,41 @@ export function resourcePlot(
   container: string,
   resource: Resource,
 ): string {
-  const format =
+  const lines = (Object.keys(RESOURCE_COLORS) as ResourceLine[]).map((line) =>
+    resourceKey(container, resource, line),
+  );
+  // Memory is drawn in whole binary units, so its ticks are round numbers of Mi or Gi.
+  const largest = Math.max(
+    0,
+    ...points.flatMap((point) =>
+      lines.flatMap((key) => point.values[key] ?? []),
+    ),
+  );
+  const unit =
     resource === 'cpu'
-      ? (value: number) => formatCpuMillicores(Math.round(value))
-      : (value: number) => formatMemoryBytes(Math.round(value));
+      ? {
+          divisor: 1,
+          format: (value: number) => formatCpuMillicores(Math.round(value)),
+        }
+      : largest >= 2 * 2 ** 30
+        ? { divisor: 2 ** 30, format: (value: number) => `${value}Gi` }
+        : { divisor: 2 ** 20, format: (value: number) => `${value}Mi` };
   return plot(
     `${container}-${resource}`,
     `${container}: ${resource === 'cpu' ? 'CPU' : 'memory'}`,
     resource === 'cpu' ? 'CPU' : 'memory',
-    format,
-    points,
+    unit.format,
+    unit.divisor === 1
+      ? points
+      : points.map((point) => ({
+          timeMs: point.timeMs,
+          values: Object.fromEntries(
+            Object.entries(point.values).map(([key, value]) => [
+              key,
+              value / unit.divisor,
+            ]),
+          ),
+        })),
     (Object.keys(RESOURCE_COLORS) as ResourceLine[]).map((line) => {
       const [label, color, dashed] = RESOURCE_COLORS[line];
       return {
@@ -103,9 +141,12 @@ function plot(
     points.some((point) => point.values[line.key] !== undefined),
   );
   const times = points.map((point) => point.timeMs);
-  const values = drawn.flatMap((line) =>
-    points.flatMap((point) => point.values[line.key] ?? []),
-  );
+  const valuesOf = (selected: readonly Line[]) =>
+    selected.flatMap((line) =>
+      points.flatMap((point) => point.values[line.key] ?? []),
+    );
+  const onScale = valuesOf(drawn.filter((line) => !line.offScale));
+  const values = onScale.length > 0 ? onScale : valuesOf(drawn);
   const first = Math.min(...times);
   const last = Math.max(...times);
   const timeAxis = linearAxis(
@@ -114,7 +155,12 @@ function plot(
     'time (UTC)',
     clock,
   );
-  const valueAxis = linearAxis(0, Math.max(1, ...values) * 1.1, yLabel, format);
+  const valueAxis = linearAxis(
+    0,
+    Math.max(1, ...values) * 1.25,
+    yLabel,
+    format,
+  );
   const area = panel(
     `plot-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`,
     FRAME,
@@ -122,22 +168,22 @@ function plot(
     timeAxis,
     valueAxis,
   );
-  const marks = drawn.map((line) =>
-    element('path', {
-      d: linePath(
-        points.flatMap((point): Point[] => {
-          const value = point.values[line.key];
-          return value === undefined
-            ? []
-            : [{ x: area.x(point.timeMs), y: area.y(value) }];
-        }),
-      ),
+  const marks = drawn.map((line) => {
+    const at = points.flatMap((point): Point[] => {
+      const value = point.values[line.key];
+      return value === undefined
+        ? []
+        : [{ x: area.x(point.timeMs), y: area.y(value) }];
+    });
+    return element('path', {
+      // A step line writes only the changes: a request that holds for a day is one segment.
+      d: line.steps ? stepPath(at, at[at.length - 1]?.x ?? 0) : linePath(at),
       fill: 'none',
       stroke: line.color,
       'stroke-width': 2,
       ...(line.dashed ? { 'stroke-dasharray': '6 4' } : {}),
-    }),
-  );
+    });
+  });
   const key = legend(
     FRAME.left,
     HEIGHT - 30,

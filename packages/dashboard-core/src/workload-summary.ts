@@ -136,13 +136,14 @@ function nativeEquivalent(
         `a native HPA has no equivalent of ${hpa.metric?.type ?? 'no'} metric ${hpa.metric?.name ?? ''}`.trimEnd(),
     };
   const field = target.resource === 'cpu' ? 'cpuMillicores' : 'memoryBytes';
+  const only = hpa.metric?.container;
   const hpaPods: HpaPod[] = pods.map((pod) => {
     const used = usage.get(pod.name);
     return {
       pending: pod.pending,
       ready: pod.ready,
-      request: sum(pod.requests, field),
-      usage: used === undefined ? undefined : sum(used, field),
+      request: sum(pod.requests, field, only),
+      usage: used === undefined ? undefined : sum(used, field, only),
     };
   });
   return nativeReplicas({
@@ -154,10 +155,15 @@ function nativeEquivalent(
   });
 }
 
-function sum(containers: PerContainer, field: keyof Resources): number {
+/** The pod's total of `field`, or one container's (a `ContainerResource` metric's). */
+function sum(
+  containers: PerContainer,
+  field: keyof Resources,
+  only: string | undefined,
+): number {
   let total = 0;
-  for (const resources of Object.values(containers))
-    total += resources[field] ?? 0;
+  for (const [name, resources] of Object.entries(containers))
+    if (only === undefined || name === only) total += resources[field] ?? 0;
   return total;
 }
 
