@@ -313,6 +313,55 @@ describeLocal(
       ]);
     });
 
+    it('tells a mode-Off VPA, with a PodLeftUnchanged event, of each pod it leaves as declared', async () => {
+      await vpas.createVpa('off', 'off', {
+        updatePolicy: { updateMode: 'Off' },
+      });
+      await writeRecommendation('off');
+      const labels = { app: 'off' };
+      await kube.apps.createNamespacedDeployment({
+        namespace: currentNamespace(),
+        body: {
+          metadata: { name: 'off', labels },
+          spec: {
+            replicas: 1,
+            selector: { matchLabels: labels },
+            template: { metadata: { labels }, spec: podSpec() },
+          },
+        },
+      });
+      const [pod] = await waitForRunningPods(
+        kube,
+        currentNamespace(),
+        'off',
+        1,
+      );
+      expect(pod?.spec?.containers.map((c) => c.resources)).toEqual([
+        APP_RESOURCES,
+        SIDECAR_RESOURCES,
+      ]);
+      const [event] = await waitFor(
+        'a PodLeftUnchanged event on VPA off',
+        async () => {
+          const { items } = await kube.core.listNamespacedEvent({
+            namespace: currentNamespace(),
+            fieldSelector:
+              'involvedObject.kind=VerticalPodAutoscaler,involvedObject.name=off,reason=PodLeftUnchanged',
+          });
+          return items.length > 0 ? items : undefined;
+        },
+        { timeoutMs: 15_000 },
+        async () => logTail(),
+      );
+      expect(event).toMatchObject({
+        type: 'Normal',
+        source: { component: 'tandem-admission-webhook' },
+      });
+      expect(event?.message).toMatch(
+        /^Pod off-[a-z0-9]+-% of ReplicaSet off-[a-z0-9]+ admitted with its resources as declared: update mode Off$/,
+      );
+    });
+
     it('leaves the cpu of a pod with pod-level cpu as declared, applies memory, and its Deployment runs', async () => {
       await vpas.createVpa('pod-level', 'pod-level', {
         updatePolicy: { updateMode: 'Initial' },

@@ -124,6 +124,24 @@ describeLocal('the recommender process against the local cluster', () => {
     expect(condition(vpa, 'NoPodsMatched')).toBeUndefined();
     expect(condition(vpa, 'ConfigUnsupported')).toBeUndefined();
     expect(vpa.status?.observedGeneration).toBe(vpa.metadata.generation);
+    // The first recommendation is told on the VPA, with its numbers.
+    const provided = await waitFor(
+      'a RecommendationProvided event on VPA steady',
+      async () =>
+        (
+          await kube.core.listNamespacedEvent({
+            namespace,
+            fieldSelector:
+              'involvedObject.kind=VerticalPodAutoscaler,involvedObject.name=steady,reason=RecommendationProvided',
+          })
+        ).items[0],
+      { timeoutMs: 15_000 },
+    );
+    expect(provided).toMatchObject({
+      type: 'Normal',
+      source: { component: 'tandem-recommender' },
+      message: 'First recommendation: app: cpu 587m, memory 628694953',
+    });
 
     // Upstream's metric names and labels, so its dashboards and alerts carry over.
     const metrics = await waitFor(

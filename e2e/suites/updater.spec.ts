@@ -206,15 +206,26 @@ describeLocal('the updater on the real control plane', () => {
     expect(
       logged(updaterProcess, 'pod evicted').map((entry) => entry['pod']),
     ).toHaveLength(4);
+    // Events leave the updater from a queue, after the eviction: waited for, not assumed.
     const evictedPod = original[0]?.metadata?.name ?? '';
-    expect(
-      (await eventsAbout(evictedPod, 'EvictedByVPA')).map(
-        (event) => event.message,
-      ),
-    ).toEqual([
-      expect.stringContaining('requests are outside the recommended range'),
-    ]);
-    expect(await eventsAbout('steady', 'EvictedPod')).toHaveLength(4);
+    const told = await waitFor(
+      `the EvictedByVPA event of ${evictedPod} and four EvictedPod events on VPA steady`,
+      async () => {
+        const [evicted, ...more] = await eventsAbout(
+          evictedPod,
+          'EvictedByVPA',
+        );
+        const onVpa = await eventsAbout('steady', 'EvictedPod');
+        return evicted !== undefined && more.length === 0 && onVpa.length === 4
+          ? evicted
+          : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    // The reason and the numbers: each request the recommendation changes, from -> to.
+    expect(told.message).toMatch(
+      /^Pod was evicted by VPA Updater to apply resource recommendation: requests are outside the recommended range \([\w-]+: cpu \S+ -> \S+.*\)\.$/,
+    );
   });
 
   it('resizes InPlaceOrRecreate pods in place, and evicts a pod whose resize the kubelet reports Infeasible', async () => {
