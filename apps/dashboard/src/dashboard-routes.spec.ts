@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import {
   WorkloadHistory,
+  type FleetSampler,
   type ObservedEvent,
   type WorkloadSummary,
 } from '@tandem/dashboard-core';
@@ -11,7 +12,6 @@ import {
   CONTENT_SECURITY_POLICY,
   dashboardRoutes,
 } from './dashboard-routes.js';
-import type { FleetSampler } from './fleet-sampler.js';
 
 const summary = (
   namespace: string,

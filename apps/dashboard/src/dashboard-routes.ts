@@ -4,11 +4,12 @@ import {
   isFleetSort,
   workloadKey,
   workloadPage,
+  type FleetSampler,
   type Html,
   type ObservedEvent,
+  workloadsJson,
 } from '@tandem/dashboard-core';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.js';
-import type { FleetSampler } from './fleet-sampler.js';
 
 /**
  * No inline script or style, nothing from elsewhere: what a cluster string could smuggle
@@ -69,10 +70,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
     );
   });
   router.get('/api/workloads', (_request, response) => {
-    response.json({
-      sampledAt: isoOrNull(sampler.lastSampleMs()),
-      workloads: sampler.summaries(),
-    });
+    response.type('json').send(workloadsJson(sampler));
   });
   router.get(
     [
@@ -113,8 +111,4 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
     },
   );
   return router;
-}
-
-function isoOrNull(ms: number | undefined): string | null {
-  return ms === undefined ? null : new Date(ms).toISOString();
 }

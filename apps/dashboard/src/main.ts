@@ -4,7 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import {
   DEFAULT_HISTORY_TIMINGS,
+  fleetSampler,
+  workloadsJson,
   type ObservedEvent,
+  type PerContainer,
 } from '@tandem/dashboard-core';
 import { FlagError } from '@tandem/flags';
 import {
@@ -17,9 +20,7 @@ import {
 } from '@tandem/kube';
 import { opsRouter } from '@tandem/serving';
 import { healthy, startTelemetry, unhealthy } from '@tandem/telemetry';
-import type { PerContainer } from '@tandem/dashboard-core';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { fleetSampler } from './fleet-sampler.js';
 import { parseFlags, type DashboardFlags } from './flags.js';
 import {
   reducedEvent,
@@ -167,6 +168,8 @@ export async function main(
     while (!stopping.signal.aborted) {
       const started = Date.now();
       await sampler.sample().catch(recovered('sample'));
+      // Written here, once a sample, so no request waits for it.
+      workloadsJson(sampler);
       await sleep(
         Math.max(0, flags.sampleIntervalMs - (Date.now() - started)),
         undefined,

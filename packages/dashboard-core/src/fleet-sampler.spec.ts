@@ -1,11 +1,11 @@
 import type {
-  HistoryTimings,
   ObservedHpa,
   ObservedPod,
   ObservedVpa,
   PerContainer,
   UsageByPod,
-} from '@tandem/dashboard-core';
+} from './observed.js';
+import type { HistoryTimings } from './workload-history.js';
 import type { Labels, VerticalPodAutoscaler, VpaTarget } from '@tandem/vpa-api';
 import { fleetSampler, type FleetSources } from './fleet-sampler.js';
 

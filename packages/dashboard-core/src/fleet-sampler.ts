@@ -1,15 +1,13 @@
-import {
-  fleetTargets,
-  historyValues,
-  summarizeWorkload,
-  WorkloadHistory,
-  type HistoryTimings,
-  type ObservedHpa,
-  type ObservedPod,
-  type ObservedVpa,
-  type UsageByPod,
-  type WorkloadSummary,
-} from '@tandem/dashboard-core';
+import { fleetTargets } from './fleet-targets.js';
+import { historyValues } from './history-values.js';
+import type {
+  ObservedHpa,
+  ObservedPod,
+  ObservedVpa,
+  UsageByPod,
+} from './observed.js';
+import { WorkloadHistory, type HistoryTimings } from './workload-history.js';
+import { summarizeWorkload, type WorkloadSummary } from './workload-summary.js';
 import {
   compileLabelSelector,
   type Labels,
@@ -17,7 +15,10 @@ import {
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 
-/** What one sample reads; the app wires it to its caches and the metrics API. */
+/**
+ * What one sample reads; the app wires it to its caches and the metrics API. The sampler
+ * never throws for what they answer: a failure is reported and the sample goes on.
+ */
 export interface FleetSources {
   vpas(): readonly ObservedVpa[];
   hpas(): readonly ObservedHpa[];

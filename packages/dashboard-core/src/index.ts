@@ -51,3 +51,9 @@ export {
   workloadKey,
   type FleetTarget,
 } from './fleet-targets.js';
+export {
+  fleetSampler,
+  type FleetSampler,
+  type FleetSources,
+} from './fleet-sampler.js';
+export { workloadsJson } from './workloads-json.js';

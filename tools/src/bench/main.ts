@@ -5,6 +5,7 @@ import { arch, cpus, loadavg, totalmem } from 'node:os';
 import { findWorkspaceRoot } from '../workspace-root.js';
 import { admissionWebhookFigures } from './admission-webhook.bench.js';
 import { cliFigures } from './cli.bench.js';
+import { dashboardFigures } from './dashboard.bench.js';
 import { goSideBySideFigures } from './go-side-by-side.bench.js';
 import { histogramFigures } from './histogram.bench.js';
 import { metricsAdapterScaleFigures } from './metrics-adapter-scale.bench.js';
@@ -34,6 +35,7 @@ const groups: [string, () => Promise<Figure[]>][] = [
   ['admission-webhook', () => admissionWebhookFigures(root)],
   ['metrics-adapter', () => metricsAdapterFigures(root)],
   ['metrics-adapter-scale', () => metricsAdapterScaleFigures(root)],
+  ['dashboard', dashboardFigures],
 ];
 const only = process.argv.slice(2);
 const unknown = only.filter(
