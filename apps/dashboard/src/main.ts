@@ -9,7 +9,6 @@ import {
   type ObservedEvent,
   type PerContainer,
 } from '@tandem/dashboard-core';
-import { FlagError } from '@tandem/flags';
 import {
   describeError,
   kubeGetJson,
@@ -18,10 +17,10 @@ import {
   vpaTargetResolution,
   watchedCollection,
 } from '@tandem/kube';
-import { opsRouter } from '@tandem/serving';
-import { healthy, startTelemetry, unhealthy } from '@tandem/telemetry';
+import { opsRouter, startFlaggedApp } from '@tandem/serving';
+import { healthy, unhealthy } from '@tandem/telemetry';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { parseFlags, type DashboardFlags } from './flags.js';
+import { parseFlags } from './flags.js';
 import {
   reducedEvent,
   reducedHpa,
@@ -40,19 +39,12 @@ export async function main(
   argv: readonly string[],
   version: string,
 ): Promise<number> {
-  let flags: DashboardFlags;
-  try {
-    flags = parseFlags(argv);
-  } catch (error) {
-    if (!(error instanceof FlagError)) throw error;
-    process.stderr.write(`${PROGRAM}: ${error.message}\n`);
-    return 2;
-  }
-  const telemetry = startTelemetry({
-    serviceName: PROGRAM,
-    serviceVersion: version,
-    env: { LOG_LEVEL: flags.verbosityLogLevel, ...process.env },
+  const started = startFlaggedApp(argv, version, {
+    program: PROGRAM,
+    parseFlags,
   });
+  if (typeof started === 'number') return started;
+  const { flags, telemetry } = started;
   const { logger } = telemetry;
   const connection = await loadKubeConnection({
     kubeconfigPath: flags.kubeconfig,

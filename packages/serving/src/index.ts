@@ -25,7 +25,11 @@ export {
 } from './watch-files.js';
 export { certsCommand } from './certs-command.js';
 export { followFileContent } from './follow-file-content.js';
-export { startServingApp, type CommonFlags } from './serving-app-start.js';
+export {
+  startFlaggedApp,
+  startServingApp,
+  type CommonFlags,
+} from './serving-app-start.js';
 export {
   certificateFlagOptions,
   certificateFlagTable,

@@ -10,10 +10,9 @@ export interface CommonFlags {
 
 /**
  * The start of an app that serves HTTPS to the API server (the webhook, the metrics
- * adapter): `certs` as the first argument runs the certificate bootstrap; otherwise the
- * flags are parsed (a bad one is a message on stderr and exit code 2, not a stack trace),
- * telemetry starts, and klog flags given for upstream's manifests get their one warning.
- * Resolves with an exit code when the app should not go on.
+ * adapter): `certs` as the first argument runs the certificate bootstrap; otherwise the app
+ * starts as `startFlaggedApp` starts it. Resolves with an exit code when the app should not
+ * go on.
  */
 export async function startServingApp<Flags extends CommonFlags>(
   argv: readonly string[],
@@ -25,12 +24,28 @@ export async function startServingApp<Flags extends CommonFlags>(
     parseFlags: (argv: readonly string[]) => Flags;
   },
 ): Promise<number | { flags: Flags; telemetry: Telemetry }> {
-  const { program } = options;
   if (argv[0] === 'certs')
     return certsCommand(argv.slice(1), {
-      program,
+      program: options.program,
       defaultService: options.defaultService,
     });
+  return startFlaggedApp(argv, version, options);
+}
+
+/**
+ * The start of an app: the flags are parsed (a bad one is a message on stderr and exit
+ * code 2, not a stack trace), telemetry starts, and klog flags given for upstream's
+ * manifests get their one warning. Resolves with an exit code when the app should not go on.
+ */
+export function startFlaggedApp<Flags extends CommonFlags>(
+  argv: readonly string[],
+  version: string,
+  options: {
+    program: string;
+    parseFlags: (argv: readonly string[]) => Flags;
+  },
+): number | { flags: Flags; telemetry: Telemetry } {
+  const { program } = options;
   let flags: Flags;
   try {
     flags = options.parseFlags(argv);
