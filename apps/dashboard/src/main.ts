@@ -11,6 +11,7 @@ import {
 } from '@tandem/dashboard-core';
 import {
   describeError,
+  indexByNamespace,
   kubeGetJson,
   loadKubeConnection,
   podMetricsSource,
@@ -78,6 +79,10 @@ export async function main(
   );
   const pods = collection(`/api/v1${scope}/pods`, reducedPod);
   const events = collection(`/api/v1${scope}/events`, reducedEvent);
+  // Before the caches start, so their first lists arrive as events too: a sample reads one
+  // namespace's pods per workload, not every pod of the cluster.
+  const podsByNamespace = indexByNamespace(pods);
+  const eventsByNamespace = indexByNamespace(events);
   const targets = vpaTargetResolution({
     connection,
     namespace: flags.namespace,
@@ -90,11 +95,7 @@ export async function main(
       vpas: () => vpas.list().map((kept) => kept.vpa),
       hpas: () => hpas.list().map((kept) => kept.hpa),
       pods: (namespace) =>
-        pods
-          .list()
-          .filter(
-            (kept) => kept.metadata.namespace === namespace && !kept.ignored,
-          ),
+        podsByNamespace.list(namespace).filter((kept) => !kept.ignored),
       resolve: (vpaLike) => targets.resolve(vpaLike),
       usage: async (namespace) => {
         const { usages } = await podMetricsSource(get, namespace)();
@@ -140,13 +141,9 @@ export async function main(
       sampler,
       podNamesOf: (key) => sampler.podNames(key),
       eventsAbout: (namespace, names) =>
-        events
-          .list()
-          .filter(
-            (kept) =>
-              kept.metadata.namespace === namespace &&
-              names.has(kept.event.object.name),
-          )
+        eventsByNamespace
+          .list(namespace)
+          .filter((kept) => names.has(kept.event.object.name))
           .map((kept): ObservedEvent => kept.event),
     }),
   );

@@ -6,6 +6,7 @@ import type {
   ObservedVpa,
   PerContainer,
   Resources,
+  TargetRef,
 } from '@tandem/dashboard-core';
 import {
   parseCpuMillicores,
@@ -67,6 +68,15 @@ export function resourcesOf(list: unknown): Resources {
   };
 }
 
+/** A VPA's `targetRef` or an HPA's `scaleTargetRef`. */
+function targetRefOf(ref: Json): TargetRef {
+  return {
+    apiVersion: text(ref?.['apiVersion']),
+    kind: text(ref?.['kind']) ?? '',
+    name: text(ref?.['name']) ?? '',
+  };
+}
+
 export type KeptVpa = Kept & { vpa: ObservedVpa };
 
 export function reducedVpa(object: unknown): KeptVpa {
@@ -94,11 +104,7 @@ export function reducedVpa(object: unknown): KeptVpa {
     vpa: {
       namespace: metadata.namespace,
       name: metadata.name,
-      targetRef: {
-        apiVersion: text(targetRef?.['apiVersion']),
-        kind: text(targetRef?.['kind']) ?? '',
-        name: text(targetRef?.['name']) ?? '',
-      },
+      targetRef: targetRefOf(targetRef),
       // Unset or empty is Recreate, as upstream reads it (`getUpdateMode`).
       mode: text(record(spec?.['updatePolicy'])?.['updateMode']) || 'Recreate',
       ...(strategy === undefined ? {} : { strategy }),
@@ -126,11 +132,7 @@ export function reducedHpa(object: unknown): KeptHpa {
     hpa: {
       namespace: metadata.namespace,
       name: metadata.name,
-      targetRef: {
-        apiVersion: text(targetRef?.['apiVersion']),
-        kind: text(targetRef?.['kind']) ?? '',
-        name: text(targetRef?.['name']) ?? '',
-      },
+      targetRef: targetRefOf(targetRef),
       minReplicas: numberOr(spec?.['minReplicas'], 1),
       maxReplicas: numberOr(spec?.['maxReplicas'], 1),
       currentReplicas: numberOr(status?.['currentReplicas'], 0),
