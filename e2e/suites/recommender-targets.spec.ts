@@ -1,7 +1,4 @@
-import {
-  ApiextensionsV1Api,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import {
   apiServerRequests,
   type RequestFilter,
@@ -12,6 +9,7 @@ import {
   installTandemCrds,
 } from '../harness/manifests.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
+import { scalableCrd } from '../harness/scalable-crd.ts';
 import {
   startRecommender,
   type RecommenderProcess,
@@ -30,49 +28,11 @@ import {
 const describeLocal = isLocalCluster() ? describe : describe.skip;
 
 const GROUP = 'targets.tandem-e2e.example.com';
-const SCALABLES: V1CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `scalables.${GROUP}` },
-  spec: {
-    group: GROUP,
-    scope: 'Namespaced',
-    names: { plural: 'scalables', singular: 'scalable', kind: 'Scalable' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { replicas: { type: 'integer' } },
-              },
-              status: {
-                type: 'object',
-                properties: {
-                  replicas: { type: 'integer' },
-                  selector: { type: 'string' },
-                },
-              },
-            },
-          },
-        },
-        subresources: {
-          status: {},
-          scale: {
-            specReplicasPath: '.spec.replicas',
-            statusReplicasPath: '.status.replicas',
-            labelSelectorPath: '.status.selector',
-          },
-        },
-      },
-    ],
-  },
-};
+const SCALABLES = scalableCrd(GROUP, {
+  plural: 'scalables',
+  singular: 'scalable',
+  kind: 'Scalable',
+});
 
 const { kube, namespace: currentNamespace } = useTestNamespace('targets');
 let namespace: string;

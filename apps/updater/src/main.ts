@@ -87,6 +87,8 @@ export async function main(
   const limitRangesByNamespace = indexByNamespace(limitRanges);
   const { targets } = caches;
   const configuredReplicas = async (owner: ReplicaOwner) => {
+    if ('scalable' in owner)
+      return targets.scaleReplicas(owner, owner.namespace);
     const object = (await targets.controller(
       owner.kind === ReplicaOwnerKind.Job ? 'Job' : owner.kind,
       owner.namespace,

@@ -42,10 +42,17 @@ export interface UpdateRestrictionInput {
   now: Date;
   /**
    * How many replicas the owner should have: `spec.replicas` of a ReplicationController,
-   * ReplicaSet or StatefulSet, `status.numberReady` of a DaemonSet. Undefined (not known)
-   * or 0 leaves the group alone, as upstream does. Not asked for Jobs: their live pods count.
+   * ReplicaSet or StatefulSet, `status.numberReady` of a DaemonSet, `spec.replicas` of the
+   * `scale` subresource of a scalable owner. Undefined (not known) or 0 leaves the group
+   * alone, as upstream does. Not asked for Jobs: their live pods count.
    */
   configuredReplicas: (owner: ReplicaOwner) => number | undefined;
+  /**
+   * The pod's replica group owner; default `replicaOwner(pod)`, which knows only the
+   * well-known kinds. The cycle passes the pod's top-most controller too, so pods of
+   * scalable owners form groups.
+   */
+  ownerOf?: (pod: UpdaterPod) => ReplicaOwner | undefined;
   options?: Partial<UpdateRestrictionOptions>;
 }
 
@@ -103,7 +110,7 @@ export class UpdateRestriction {
       { owner: ReplicaOwner; pods: UpdaterPod[] }
     >();
     for (const pod of input.pods.filter(isLivePod)) {
-      const owner = replicaOwner(pod);
+      const owner = (input.ownerOf ?? replicaOwner)(pod);
       if (owner === undefined) continue;
       const key = replicaOwnerKey(owner);
       const group = members.get(key) ?? { owner, pods: [] };
@@ -118,7 +125,7 @@ export class UpdateRestriction {
       const belowMinReplicas = live < required && !singleReplicaAllowed;
       if (belowMinReplicas && !skipBudgetForInPlace) continue;
       const configured =
-        owner.kind === ReplicaOwnerKind.Job
+        !('scalable' in owner) && owner.kind === ReplicaOwnerKind.Job
           ? live
           : input.configuredReplicas(owner);
       if (configured === undefined || !(configured > 0)) continue;

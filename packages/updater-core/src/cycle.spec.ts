@@ -8,6 +8,7 @@ import {
   replicaSetPods,
   resizeCondition,
   vpaOf,
+  type FakeUpdaterOptions,
 } from './updater.fixtures.js';
 
 // Real time: the cycle's deadline is `now` + interval, compared with the clock by the rate
@@ -28,6 +29,31 @@ const WEB = { vpa_name: 'web', vpa_namespace: 'demo' };
  * web-1-2 (4 CPU, scale down).
  */
 const FOUR = ['200m', '100m', '4', '50m'];
+
+/**
+ * VPA `web` over an OpenKruise CloneSet `web`, which creates its four pods (`FOUR`) itself;
+ * the CloneSet is their top-most controller.
+ */
+function cloneSetUpdater(at: Date, options: FakeUpdaterOptions = {}) {
+  const cloneSet = {
+    apiVersion: 'apps.kruise.io/v1alpha1',
+    kind: 'CloneSet',
+    name: 'web',
+  };
+  const vpa = vpaOf('web');
+  vpa.spec.targetRef = cloneSet;
+  return fakeUpdater({
+    vpas: [vpa],
+    pods: FOUR.map((cpu, index) =>
+      podOf(`web-${index}`, at, {
+        owner: { kind: 'CloneSet', name: 'web' },
+        requests: { cpu, memory: '1Gi' },
+      }),
+    ),
+    controllers: { 'CloneSet/web': cloneSet },
+    ...options,
+  });
+}
 
 describe('runUpdaterCycle: evictions', () => {
   it('evicts half of a 4-replica ReplicaSet, highest priority first, with events and metrics', async () => {
@@ -287,6 +313,35 @@ describe('runUpdaterCycle: evictions', () => {
       ),
       { numRuns: 60 },
     );
+  });
+  it('budgets the pods of a scalable custom owner by its scale’s replicas, as a ReplicaSet’s', async () => {
+    const at = now();
+    const updater = cloneSetUpdater(at, {
+      replicas: { 'demo/apps.kruise.io/v1alpha1/CloneSet/web': 4 },
+    });
+
+    expect((await updater.run(at)).evicted).toBe(2);
+    expect(updater.actions.podsOf('evict')).toEqual(['web-3', 'web-1']);
+    expect(
+      updater.events.find((event) => event.name === 'web-2')?.message,
+    ).toContain('CloneSet web must keep 2 of 4 pods up');
+  });
+
+  it('leaves a scalable owner’s group alone when its replicas cannot be read, as a recovered error', async () => {
+    const at = now();
+    const updater = cloneSetUpdater(at);
+    updater.context.configuredReplicas = () =>
+      Promise.reject(new Error('scale forbidden'));
+
+    expect((await updater.run(at)).evicted).toBe(0);
+    expect(updater.recovered).toEqual([
+      {
+        kind: 'replica-count',
+        message:
+          'replica group left alone, its configured replicas cannot be read: scale forbidden',
+        fields: { owner: 'demo/apps.kruise.io/v1alpha1/CloneSet/web' },
+      },
+    ]);
   });
 });
 

@@ -153,15 +153,18 @@ export async function runUpdaterCycle(
             { owner: `${owner.kind} ${namespace}/${owner.name}` },
           ),
       );
-      return podsByControllingVpa(candidates, pods, (pod) =>
-        controllers.get(pod),
-      );
+      return {
+        controllers,
+        byVpa: podsByControllingVpa(candidates, pods, (pod) =>
+          controllers.get(pod),
+        ),
+      };
     });
-    summary.vpas = controlled.size;
+    summary.vpas = controlled.byVpa.size;
     const deadlineMs = now.getTime() + context.intervalMs;
     const tallies: VpaUpdateTally[] = [];
     await step('EvictPods', async () => {
-      for (const [vpa, vpaPods] of controlled) {
+      for (const [vpa, vpaPods] of controlled.byVpa) {
         summary.pods += vpaPods.length;
         const tally = await inSpan(
           context.tracer,
@@ -176,6 +179,7 @@ export async function runUpdaterCycle(
               countingContext,
               vpa,
               vpaPods,
+              (pod) => controlled.controllers.get(pod),
               now,
               deadlineMs,
             ).catch((error: unknown) => {

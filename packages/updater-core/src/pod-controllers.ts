@@ -1,15 +1,14 @@
-import {
-  controllingOwner,
-  type ControllerKey,
-  type ControllerReference,
-} from '@tandem/admission';
+import { controllingOwner, type ControllerReference } from '@tandem/admission';
 import type { UpdaterPod } from '@tandem/update-decisions';
 
-/** How the cycle finds a top-most controller: `VpaTargetResolution.topMostController`. */
+/**
+ * How the cycle finds a top-most controller: `VpaTargetResolution.topMostController`. Its
+ * API version is kept: a scalable owner's replicas are read through its `/scale`.
+ */
 export type TopMostControllerLookup = (
   namespace: string,
   owner: ControllerReference,
-) => Promise<ControllerKey | undefined>;
+) => Promise<ControllerReference | undefined>;
 
 /**
  * Each pod's top-most well-known or scalable controller, for `podsByControllingVpa`. Pods
@@ -29,7 +28,7 @@ export async function podControllers(
     owner: ControllerReference,
     error: unknown,
   ) => void,
-): Promise<Map<UpdaterPod, ControllerKey>> {
+): Promise<Map<UpdaterPod, ControllerReference>> {
   const byOwner = new Map<
     string,
     { namespace: string; owner: ControllerReference; pods: UpdaterPod[] }
@@ -44,10 +43,10 @@ export async function podControllers(
     group.pods.push(pod);
     byOwner.set(key, group);
   }
-  const controllers = new Map<UpdaterPod, ControllerKey>();
+  const controllers = new Map<UpdaterPod, ControllerReference>();
   await Promise.all(
     [...byOwner.values()].map(async ({ namespace, owner, pods: owned }) => {
-      let controller: ControllerKey | undefined;
+      let controller: ControllerReference | undefined;
       try {
         controller = await topMostController(namespace, owner);
       } catch (error) {

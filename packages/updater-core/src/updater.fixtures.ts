@@ -1,5 +1,9 @@
 import { trace } from '@opentelemetry/api';
-import type { AddOperation, ControllerKey } from '@tandem/admission';
+import type {
+  AddOperation,
+  ControllerKey,
+  ControllerReference,
+} from '@tandem/admission';
 import { TokenBucket, type EventSubject, type EventType } from '@tandem/kube';
 import { createLogger, Registry } from '@tandem/telemetry';
 import {
@@ -273,7 +277,7 @@ export interface FakeUpdaterOptions {
    * Top-most controllers by the pod owner's `kind/name`: null for none, an Error for an
    * unreadable chain. Default: `deploymentOf`.
    */
-  controllers?: Record<string, ControllerKey | null | Error>;
+  controllers?: Record<string, ControllerReference | null | Error>;
   limitRanges?: LimitRange[];
   /**
    * Configured replicas by owner `kind/name` (namespace `demo`) or full `replicaOwnerKey`;

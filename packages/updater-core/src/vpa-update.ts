@@ -1,3 +1,5 @@
+import type { ControllerReference } from '@tandem/admission';
+import { describeError } from '@tandem/kube';
 import {
   decideInPlaceUpdate,
   decidePodUpdate,
@@ -45,7 +47,11 @@ export interface VpaUpdateContext extends PodUpdateContext {
   limitRanges(namespace: string): readonly LimitRange[];
   /** Pod evaluations kept across cycles; the cycle calls `endCycle`. */
   evaluations: PodEvaluations;
-  /** How many replicas the owner should have; undefined when unknown (the group is left alone). */
+  /**
+   * How many replicas the owner should have; undefined when unknown (the group is left
+   * alone). A scalable owner's count is read afresh each cycle: a stale low count after a
+   * scale-up would let most of the new pods go at once.
+   */
   configuredReplicas(owner: ReplicaOwner): Promise<number | undefined>;
 }
 
@@ -77,6 +83,7 @@ export async function updateVpa(
   context: VpaUpdateContext,
   declared: VerticalPodAutoscaler,
   pods: readonly UpdaterPod[],
+  topMostController: (pod: UpdaterPod) => ControllerReference | undefined,
   now: Date,
   deadlineMs: number,
 ): Promise<VpaUpdateTally> {
@@ -101,7 +108,10 @@ export async function updateVpa(
     return tally;
   }
   const namespace = vpa.metadata?.namespace ?? '';
-  const configured = await replicaCounts(context, pods);
+  const owners = new Map(
+    pods.map((pod) => [pod, replicaOwner(pod, topMostController(pod))]),
+  );
+  const configured = await replicaCounts(context, owners.values());
   const limitRanges = context.limitRanges(namespace);
   const scope: PodUpdateScope = {
     vpa,
@@ -110,6 +120,7 @@ export async function updateVpa(
       pods,
       now,
       configuredReplicas: (owner) => configured.get(replicaOwnerKey(owner)),
+      ownerOf: (pod) => owners.get(pod),
       options: settings.restriction,
     }),
     evaluate: (pod) => context.evaluations.evaluate(pod, vpa, limitRanges),
@@ -260,20 +271,31 @@ function candidateOf(
   }
 }
 
-/** The configured replicas of every owner among the pods, read once per VPA pass. */
+/**
+ * The configured replicas of every owner of the VPA's pods, read once per VPA pass. An
+ * owner whose count cannot be read (a `/scale` GET refused) leaves its group alone, as
+ * upstream's `GetCreatorMaps` skips a group whose `getReplicaCount` errs; the other groups
+ * go on.
+ */
 async function replicaCounts(
   context: VpaUpdateContext,
-  pods: readonly UpdaterPod[],
+  owners: Iterable<ReplicaOwner | undefined>,
 ): Promise<Map<string, number | undefined>> {
-  const owners = new Map<string, ReplicaOwner>();
-  for (const pod of pods) {
-    const owner = replicaOwner(pod);
-    if (owner !== undefined) owners.set(replicaOwnerKey(owner), owner);
-  }
+  const distinct = new Map<string, ReplicaOwner>();
+  for (const owner of owners)
+    if (owner !== undefined) distinct.set(replicaOwnerKey(owner), owner);
   const counts = new Map<string, number | undefined>();
   await Promise.all(
-    [...owners].map(async ([key, owner]) => {
-      counts.set(key, await context.configuredReplicas(owner));
+    [...distinct].map(async ([key, owner]) => {
+      try {
+        counts.set(key, await context.configuredReplicas(owner));
+      } catch (error) {
+        context.recover(
+          'replica-count',
+          `replica group left alone, its configured replicas cannot be read: ${describeError(error)}`,
+          { owner: key },
+        );
+      }
     }),
   );
   return counts;

@@ -224,4 +224,28 @@ describe('scaleTargets', () => {
       ownerReferences: owners,
     });
   });
+
+  it('reads the configured replicas afresh on every call, past the cache', async () => {
+    const scales = targets();
+    responses[SCALE] = () => ({ spec: { replicas: 4 }, status: {} });
+    await scales.read(ref, 'team-a');
+    await expect(scales.replicas(ref, 'team-a')).resolves.toBe(4);
+    responses[SCALE] = () => ({ spec: { replicas: 6 }, status: {} });
+    await expect(scales.replicas(ref, 'team-a')).resolves.toBe(6);
+    expect(requests).toEqual([DISCOVERY, SCALE, SCALE, SCALE]);
+  });
+
+  it('reads no replicas of a target that does not exist, and fails like read otherwise', async () => {
+    const scales = targets();
+    await expect(
+      scales.replicas({ ...ref, name: 'gone' }, 'team-a'),
+    ).resolves.toBeUndefined();
+    responses[SCALE] = () => {
+      throw Object.assign(new Error('forbidden'), { code: 403 });
+    };
+    await expect(scales.replicas(ref, 'team-a')).rejects.toThrow('forbidden');
+    await expect(
+      scales.replicas({ ...ref, kind: 'AnalysisRun' }, 'team-a'),
+    ).rejects.toThrow('neither a well-known controller nor has a scale');
+  });
 });

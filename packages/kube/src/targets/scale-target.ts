@@ -22,9 +22,10 @@ export interface ApiResourceList {
   resources?: { name: string; kind: string }[];
 }
 
-/** The `autoscaling/v1` Scale, as far as target resolution reads it. */
+/** The `autoscaling/v1` Scale, as far as target resolution and the updater read it. */
 interface Scale {
   metadata?: { ownerReferences?: TargetObject['ownerReferences'] };
+  spec?: { replicas?: number };
   status?: { selector?: string };
 }
 
@@ -89,6 +90,12 @@ export interface ScaleTargets {
     ref: ScaleTargetRef,
     namespace: string,
   ): Promise<TargetObject | undefined>;
+  /**
+   * The target's configured replicas (`spec.replicas` of its Scale), read now, past the
+   * cache: the updater's eviction budget must not use a count 10–20 minutes old. Undefined
+   * when the target does not exist; throws like `read` when it cannot be read.
+   */
+  replicas(ref: ScaleTargetRef, namespace: string): Promise<number | undefined>;
   /** One pass of the background loop: GETs stale entries again, drops unread ones. */
   refreshStale(): Promise<void>;
   /** Ends the background loop (lookups still GET what is not cached); resolves when ended. */
@@ -187,19 +194,26 @@ export function scaleTargets({
     return answer;
   };
 
-  const read = async (
+  /** The path of the target's `scale` subresource, from its group version's discovery. */
+  const scalePath = async (
     { apiVersion, kind, name }: ScaleTargetRef,
     namespace: string,
-  ): Promise<TargetObject | undefined> => {
+  ): Promise<string> => {
     if (apiVersion === undefined || apiVersion === '')
       throw new Error(
         `targetRef has no apiVersion, which kind ${kind} needs: only well-known controllers are found by kind alone`,
       );
     const groupVersion = await discover(apiVersion);
     const resource = scalableResource(groupVersion.list, kind, apiVersion);
-    const answer = await scaleAt(
-      `${groupVersion.path}/namespaces/${namespace}/${resource}/${name}/scale`,
-    );
+    return `${groupVersion.path}/namespaces/${namespace}/${resource}/${name}/scale`;
+  };
+
+  const read = async (
+    ref: ScaleTargetRef,
+    namespace: string,
+  ): Promise<TargetObject | undefined> => {
+    const { kind, name } = ref;
+    const answer = await scaleAt(await scalePath(ref, namespace));
     if (!answer.ok) throw answer.error;
     const { scale } = answer;
     if (scale === undefined) return undefined;
@@ -220,8 +234,18 @@ export function scaleTargets({
     return { ownerReferences: scale.metadata?.ownerReferences, selector };
   };
 
+  const replicas = async (
+    ref: ScaleTargetRef,
+    namespace: string,
+  ): Promise<number | undefined> => {
+    const answer = await fetchScale(await scalePath(ref, namespace));
+    if (!answer.ok) throw answer.error;
+    return answer.scale?.spec?.replicas;
+  };
+
   return {
     read,
+    replicas,
     refreshStale,
     async stop() {
       loop.stop();

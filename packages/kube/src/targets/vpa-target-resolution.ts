@@ -36,6 +36,14 @@ export interface VpaTargetResolution {
     name: string,
   ): Promise<KubernetesObject | undefined>;
   /**
+   * A scalable controller's configured replicas, read now from its `scale` subresource
+   * (`ScaleTargets.replicas`): the updater's replica groups of custom owners.
+   */
+  scaleReplicas(
+    owner: ControllerRef,
+    namespace: string,
+  ): Promise<number | undefined>;
+  /**
    * The pod's top-most well-known or scalable controller above its controlling `owner`
    * (`topMostControllerFinder`): undefined when there is none, rejects when the chain
    * cannot be read (`ColdCacheError` when a cache has not listed within the sync timeout).
@@ -95,6 +103,7 @@ export function vpaTargetResolution(options: {
   return {
     resolve: targetResolver(readers),
     topMostController: topMostControllerFinder(readers),
+    scaleReplicas: scales.replicas,
     warmUp(targetKinds) {
       for (const kind of wellKnownKinds(targetKinds))
         for (const walked of WALKED_KINDS[kind] ?? [kind]) caches.start(walked);

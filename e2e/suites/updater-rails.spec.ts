@@ -1,0 +1,215 @@
+import { ApiextensionsV1Api, type V1Pod } from '@kubernetes/client-node';
+import type { AppProcess } from '../harness/app-process.ts';
+import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
+import {
+  applyCustomResourceDefinition,
+  installTandemCrds,
+} from '../harness/manifests.ts';
+import { useTestNamespace } from '../harness/namespaces.ts';
+import { scalableCrd } from '../harness/scalable-crd.ts';
+import {
+  startUpdater,
+  type UpdaterProcess,
+} from '../harness/updater-process.ts';
+import { waitFor } from '../harness/wait.ts';
+import {
+  appRecommendation,
+  MANUAL_RECOMMENDER,
+  vpaObjects,
+} from '../harness/vpa-objects.ts';
+import {
+  listPods,
+  ON_FAKE_NODES,
+  waitForRunningPods,
+} from '../harness/workloads.ts';
+
+// The updater's replica groups beyond the well-known controllers, and its in-place rails,
+// on the real control plane (kwok runs the pods).
+const describeLocal = isLocalCluster() ? describe : describe.skip;
+
+const GROUP = 'owners.tandem-e2e.example.com';
+/** A CloneSet-like custom resource: it owns its pods directly and scales through `/scale`. */
+const CLONE_SETS = scalableCrd(GROUP, {
+  plural: 'clonesets',
+  singular: 'cloneset',
+  kind: 'CloneSet',
+});
+
+const { kube, namespace: currentNamespace } = useTestNamespace('rails');
+const vpas = vpaObjects(kube, () => currentNamespace());
+const perTest: AppProcess[] = [];
+const INTERVAL_SECONDS = 2;
+
+async function updater(extraArgs: string[] = []): Promise<UpdaterProcess> {
+  const started = await startUpdater({
+    kubeconfig: clusterKubeconfig(),
+    intervalSeconds: INTERVAL_SECONDS,
+    extraArgs: [
+      `--vpa-object-namespace=${currentNamespace()}`,
+      // No webhook runs here: what is asserted is what the updater asks of the API server.
+      '--use-admission-controller-status=false',
+      ...extraArgs,
+    ],
+  });
+  perTest.push(started);
+  return started;
+}
+
+function logged(process: AppProcess, message: string) {
+  return process.entries().filter((entry) => entry.msg === message);
+}
+
+async function eventsAbout(name: string, reason: string) {
+  const list = await kube.core.listNamespacedEvent({
+    namespace: currentNamespace(),
+    fieldSelector: `involvedObject.name=${name},reason=${reason}`,
+  });
+  return list.items;
+}
+
+async function waitForCycles(process: UpdaterProcess, count: number) {
+  const target = process.cycleCount() + count;
+  await waitFor(
+    `${count} more updater cycles`,
+    async () => (process.cycleCount() >= target ? true : undefined),
+    { timeoutMs: (count + 5) * INTERVAL_SECONDS * 1000 },
+    async () => process.tail(10),
+  );
+}
+
+/** A pod of container `app` on kwok's nodes, labelled `app=<app>`. */
+function podBody(
+  name: string,
+  app: string,
+  resources: {
+    requests: Record<string, string>;
+    limits?: Record<string, string>;
+  },
+  metadata: Pick<
+    NonNullable<V1Pod['metadata']>,
+    'ownerReferences' | 'annotations'
+  > = {},
+): V1Pod {
+  return {
+    metadata: { name, labels: { app }, ...metadata },
+    spec: {
+      ...ON_FAKE_NODES,
+      containers: [
+        { name: 'app', image: 'registry.invalid/tandem-demo:1', resources },
+      ],
+    },
+  };
+}
+
+describeLocal('the updater on owners beyond the well-known controllers', () => {
+  beforeAll(async () => {
+    await installTandemCrds(kube);
+    await applyCustomResourceDefinition(kube, CLONE_SETS);
+  });
+  afterEach(async () => {
+    await Promise.all(perTest.splice(0).map((process) => process.stop()));
+  });
+  afterAll(async () => {
+    await kube.config
+      .makeApiClient(ApiextensionsV1Api)
+      .deleteCustomResourceDefinition({ name: `clonesets.${GROUP}` });
+  });
+
+  it("evicts a scalable custom owner's pods within its eviction tolerance, counted from its /scale", async () => {
+    const namespace = currentNamespace();
+    const target = {
+      group: GROUP,
+      version: 'v1',
+      namespace,
+      plural: 'clonesets',
+    };
+    const cloneSet = (await kube.customObjects.createNamespacedCustomObject({
+      ...target,
+      body: {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'CloneSet',
+        metadata: { name: 'clones' },
+        spec: { replicas: 4 },
+      },
+    })) as { metadata: { uid: string } };
+    await kube.customObjects.patchNamespacedCustomObjectStatus({
+      ...target,
+      name: 'clones',
+      body: [
+        {
+          op: 'add',
+          path: '/status',
+          value: { replicas: 4, selector: 'app=clones' },
+        },
+      ],
+    });
+    // No controller plays the CloneSet: the test creates its pods, owned by it.
+    const ownerReferences = [
+      {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'CloneSet',
+        name: 'clones',
+        uid: cloneSet.metadata.uid,
+        controller: true,
+      },
+    ];
+    for (let index = 0; index < 4; index += 1)
+      await kube.core.createNamespacedPod({
+        namespace,
+        body: podBody(
+          `clones-${index}`,
+          'clones',
+          { requests: { cpu: '100m', memory: '64Mi' } },
+          { ownerReferences },
+        ),
+      });
+    const original = await waitForRunningPods(kube, namespace, 'clones', 4);
+    await vpas.createVpa('clones', 'clones', {
+      ...MANUAL_RECOMMENDER,
+      targetRef: {
+        apiVersion: `${GROUP}/v1`,
+        kind: 'CloneSet',
+        name: 'clones',
+      },
+      updatePolicy: { updateMode: 'Recreate' },
+    });
+    await vpas.writeRecommendation(
+      'clones',
+      appRecommendation(['300m', '250m', '400m'], ['64Mi', '32Mi', '128Mi']),
+    );
+
+    const updaterProcess = await updater();
+    await waitFor(
+      'two of the four pods evicted',
+      async () =>
+        logged(updaterProcess, 'pod evicted').length >= 2 ? true : undefined,
+      { timeoutMs: 60_000 },
+      async () => updaterProcess.tail(15),
+    );
+    // Nothing replaces them: the group stays at 2 of 4 up, its tolerance (⌊4 × 0.5⌋) spent.
+    await waitForCycles(updaterProcess, 3);
+    expect(logged(updaterProcess, 'pod evicted')).toHaveLength(2);
+    // Live pods only: an evicted one is gone or terminating.
+    const live = new Set(
+      (await listPods(kube, namespace, 'clones')).map(
+        (pod) => pod.metadata?.uid,
+      ),
+    );
+    const kept = original.filter((pod) => live.has(pod.metadata?.uid));
+    expect(kept).toHaveLength(2);
+    const waiting = await waitFor(
+      'an UpdateWaiting event naming the CloneSet’s budget',
+      async () => {
+        const events = await eventsAbout(
+          kept[0]?.metadata?.name ?? '',
+          'UpdateWaiting',
+        );
+        return events.length > 0 ? events : undefined;
+      },
+      { timeoutMs: 15_000 },
+    );
+    expect(waiting[0]?.message).toContain(
+      'CloneSet clones must keep 2 of 4 pods up (eviction tolerance) and has 2 up',
+    );
+  });
+});
