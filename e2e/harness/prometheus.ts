@@ -78,22 +78,35 @@ function logPath(dataDir: string): string {
     : join(dataDir, 'prometheus.log');
 }
 
+/** A `host:port` to scrape each second, at `/metrics`. */
+export interface ScrapeTarget {
+  job: string;
+  address: string;
+}
+
+function configText(scrape: ScrapeTarget | undefined): string {
+  const global = 'global:\n  scrape_interval: 1m\n';
+  if (scrape === undefined) return global;
+  return `${global}scrape_configs:\n  - job_name: ${JSON.stringify(scrape.job)}\n    scrape_interval: 1s\n    static_configs:\n      - targets: [${JSON.stringify(scrape.address)}]\n`;
+}
+
 /**
- * A real Prometheus (the `prometheus` and `promtool` binaries on PATH) serving exactly
- * `series`: they are turned into TSDB blocks with `promtool tsdb create-blocks-from
- * openmetrics` and the server scrapes nothing. Blocks may hold any past time (they are
- * older than the empty head, so nothing counts as out of order) as long as it is within
- * the default 15 d retention. Resolves once every written series is queryable.
+ * A real Prometheus (the `prometheus` and `promtool` binaries on PATH) serving `series`:
+ * they are turned into TSDB blocks with `promtool tsdb create-blocks-from openmetrics`;
+ * it scrapes nothing else, or `scrape` each second. Blocks may hold any past time (they
+ * are older than the empty head, so nothing counts as out of order) as long as it is
+ * within the default 15 d retention. Resolves once every written series is queryable.
  */
 export async function startPrometheus(
   series: readonly WrittenSeries[],
+  scrape?: ScrapeTarget,
 ): Promise<PrometheusServer> {
   const dir = await mkdtemp(join(tmpdir(), 'tandem-prometheus-'));
   const dataDir = join(dir, 'data');
   const input = join(dir, 'series.om');
   const config = join(dir, 'prometheus.yml');
   await writeFile(input, openMetricsText(series));
-  await writeFile(config, 'global:\n  scrape_interval: 1m\n');
+  await writeFile(config, configText(scrape));
   const log = logPath(dir);
   const logFd = openSync(log, 'a');
   const logs = () => readFileSync(log, 'utf8');

@@ -11,6 +11,7 @@ import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.js';
 import {
   CONTENT_SECURITY_POLICY,
   dashboardRoutes,
+  type OlderHistory,
 } from './dashboard-routes.js';
 
 const summary = (
@@ -88,10 +89,12 @@ const sampler: FleetSampler = {
 
 const eventQueries: { namespace: string; names: string[] }[] = [];
 
-let server: Server;
-let base: string;
+const DAY_MS = 24 * 60 * 60_000;
 
-beforeAll(async () => {
+/** The routes on a real HTTP server on a free port; its base URL, and how to stop it. */
+async function serve(
+  olderHistory?: OlderHistory,
+): Promise<{ base: string; server: Server }> {
   const app = express();
   app.use(
     dashboardRoutes({
@@ -101,18 +104,32 @@ beforeAll(async () => {
         eventQueries.push({ namespace, names: [...names].sort() });
         return events.filter((event) => names.has(event.object.name));
       },
+      memoryMs: DAY_MS,
+      olderHistory,
+      now: () => SAMPLED_AT,
     }),
   );
-  server = createServer(app);
+  const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    server,
+  };
+}
 
-afterAll(async () => {
-  await new Promise<void>((resolve, reject) =>
+const close = (server: Server) =>
+  new Promise<void>((resolve, reject) =>
     server.close((error) => (error === undefined ? resolve() : reject(error))),
   );
+
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  ({ base, server } = await serve());
 });
+
+afterAll(() => close(server));
 
 beforeEach(() => {
   lastSampleMs = SAMPLED_AT;
@@ -281,6 +298,8 @@ describe('dashboardRoutes', () => {
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual({
       workload: JSON.parse(JSON.stringify(workloads[0])),
+      range: '24h',
+      historyMissing: null,
       history: [
         { timeMs: SAMPLED_AT - 15_000, values: { replicas: 10, native: 14 } },
         {
@@ -320,5 +339,104 @@ describe('dashboardRoutes', () => {
       /^(text|application)\/javascript; charset=utf-8$/,
     );
     expect(await js.text()).toBe(DASHBOARD_JS);
+  });
+
+  it('draws the range asked for from memory, and offers no range past it without Prometheus', async () => {
+    const body = (await (
+      await get('/api/workloads/shop/Deployment/web?range=7d')
+    ).json()) as { range: string; history: unknown[] };
+    expect(body.range).toBe('24h');
+    expect(body.history).toHaveLength(2);
+    const page = await (
+      await get('/workloads/shop/Deployment/web?range=1h')
+    ).text();
+    expect(
+      [
+        ...page.matchAll(/href="\?range=([^"]+)"\s+aria-current="([^"]+)"/g),
+      ].map(([, name, current]) => `${name}:${current}`),
+    ).toEqual(['1h:page', '6h:false', '24h:false']);
+  });
+});
+
+describe('dashboardRoutes with older history', () => {
+  const asked: { workload: unknown; range: unknown }[] = [];
+  let answer: () => Promise<
+    Awaited<ReturnType<OlderHistory['read']>>
+  > = async () => [];
+  let older: { base: string; server: Server };
+
+  beforeAll(async () => {
+    older = await serve({
+      minStepMs: 15_000,
+      read: (workload, range) => {
+        asked.push({ workload, range });
+        return answer();
+      },
+    });
+  });
+  afterAll(() => close(older.server));
+  beforeEach(() => {
+    asked.length = 0;
+  });
+
+  const workloadJson = async (range: string) =>
+    (await (
+      await fetch(
+        `${older.base}/api/workloads/shop/Deployment/web?range=${range}`,
+      )
+    ).json()) as {
+      range: string;
+      history: { timeMs: number; values: Record<string, number> }[];
+      historyMissing: string | null;
+    };
+
+  it('reads a range past memory from it, at a step that keeps about 600 points, then the samples it has not scraped', async () => {
+    answer = async () => [
+      { timeMs: SAMPLED_AT - 3 * DAY_MS, values: { replicas: 3 } },
+      { timeMs: SAMPLED_AT - 15_000, values: { replicas: 10 } },
+    ];
+    const body = await workloadJson('7d');
+    expect(asked).toEqual([
+      {
+        workload: { namespace: 'shop', kind: 'Deployment', workload: 'web' },
+        range: {
+          startMs: SAMPLED_AT - 7 * DAY_MS,
+          endMs: SAMPLED_AT,
+          stepMs: 1_008_000,
+        },
+      },
+    ]);
+    expect(body.range).toBe('7d');
+    expect(body.historyMissing).toBeNull();
+    expect(body.history).toEqual([
+      { timeMs: SAMPLED_AT - 3 * DAY_MS, values: { replicas: 3 } },
+      { timeMs: SAMPLED_AT - 15_000, values: { replicas: 10 } },
+      {
+        timeMs: SAMPLED_AT,
+        values: { replicas: 10, native: 15, 'app|cpu|usage': 200 },
+      },
+    ]);
+  });
+
+  it('does not ask it for a range memory holds', async () => {
+    expect((await workloadJson('6h')).history).toHaveLength(2);
+    expect(asked).toEqual([]);
+  });
+
+  it("draws memory's history and says why the rest is missing when it fails", async () => {
+    answer = async () => {
+      throw new Error('http://prometheus:9090/api/v1/query_range: HTTP 503');
+    };
+    const body = await workloadJson('30d');
+    expect(body.historyMissing).toBe(
+      'http://prometheus:9090/api/v1/query_range: HTTP 503',
+    );
+    expect(body.history).toHaveLength(2);
+    const page = await (
+      await fetch(`${older.base}/workloads/shop/Deployment/web?range=30d`)
+    ).text();
+    expect(page).toContain('Older history is missing:');
+    expect(page).toContain('HTTP 503');
+    expect(page.match(/<figure class="plot">/g)).toHaveLength(3);
   });
 });

@@ -1,14 +1,21 @@
 import express, { type Response, type Router } from 'express';
 import {
   fleetPage,
+  historyStepMs,
+  historyView,
   isFleetSort,
+  joinHistory,
   workloadKey,
   workloadPage,
   type FleetSampler,
+  type HistoryPoint,
   type Html,
   type ObservedEvent,
+  type WorkloadLabels,
   workloadsJson,
 } from '@tandem/dashboard-core';
+import { describeError } from '@tandem/kube';
+import type { QueryRange } from '@tandem/prometheus-api';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.js';
 
 /**
@@ -24,6 +31,18 @@ export interface DashboardRoutesOptions {
   eventsAbout(namespace: string, names: ReadonlySet<string>): ObservedEvent[];
   /** The pods a workload's last sample matched, by name. */
   podNamesOf(key: string): readonly string[];
+  /** How far back the in-memory history goes (`--history`). */
+  memoryMs: number;
+  /** History past memory's (`--prometheus-url`); none without it. */
+  olderHistory?: OlderHistory | undefined;
+  now?: () => number;
+}
+
+export interface OlderHistory {
+  /** One workload's exported history over the range; rejects with why it could not. */
+  read(workload: WorkloadLabels, range: QueryRange): Promise<HistoryPoint[]>;
+  /** No step finer than this is worth asking for (the sample interval). */
+  minStepMs: number;
 }
 
 function sendPage(response: Response, page: Html): void {
@@ -32,7 +51,7 @@ function sendPage(response: Response, page: Html): void {
 
 /** The pages, their assets and `/api/`: read-only, GET and HEAD. */
 export function dashboardRoutes(options: DashboardRoutesOptions): Router {
-  const { sampler } = options;
+  const { sampler, olderHistory, memoryMs, now = Date.now } = options;
   const router = express.Router();
   router.use((_request, response, next) => {
     response.set({
@@ -77,7 +96,7 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
       '/workloads/:namespace/:kind/:name',
       '/api/workloads/:namespace/:kind/:name',
     ],
-    (request, response) => {
+    async (request, response) => {
       const { namespace, kind, name } = request.params as {
         namespace: string;
         kind: string;
@@ -97,7 +116,30 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
         return;
       }
       const key = workloadKey(namespace, { kind, name });
-      const points = sampler.history(key)?.since(0) ?? [];
+      const view = historyView(
+        request.query['range'],
+        memoryMs,
+        olderHistory !== undefined,
+      );
+      const endMs = now();
+      const startMs = endMs - view.range.ms;
+      const inMemory = sampler.history(key)?.since(startMs) ?? [];
+      let points = inMemory;
+      let missing: string | undefined;
+      if (olderHistory !== undefined && view.range.ms > memoryMs) {
+        const stepMs = historyStepMs(view.range.ms, olderHistory.minStepMs);
+        try {
+          points = joinHistory(
+            await olderHistory.read(
+              { namespace, kind, workload: name },
+              { startMs, endMs, stepMs },
+            ),
+            inMemory,
+          );
+        } catch (error) {
+          missing = describeError(error);
+        }
+      }
       const names = new Set([
         name,
         ...(workload.vpa === null ? [] : [workload.vpa.name]),
@@ -106,8 +148,18 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
       ]);
       const events = options.eventsAbout(namespace, names);
       if (request.path.startsWith('/api/'))
-        response.json({ workload, history: points, events });
-      else sendPage(response, workloadPage(workload, points, events));
+        response.json({
+          workload,
+          range: view.range.name,
+          history: points,
+          historyMissing: missing ?? null,
+          events,
+        });
+      else
+        sendPage(
+          response,
+          workloadPage(workload, { points, view, missing }, events),
+        );
     },
   );
   return router;

@@ -8,6 +8,20 @@ describe('parseFlags', () => {
       namespace: undefined,
       sampleIntervalMs: 15_000,
       historyMs: 24 * 3600_000,
+      prometheus: undefined,
+    });
+  });
+
+  it('reads where older history comes from', () => {
+    expect(
+      parseFlags([
+        '--prometheus-url=https://prometheus.monitoring.svc:9090/prom',
+        '--prometheus-bearer-token-file=/var/run/token',
+      ]).prometheus,
+    ).toEqual({
+      url: 'https://prometheus.monitoring.svc:9090/prom',
+      queryTimeoutMs: 10_000,
+      bearerTokenFile: '/var/run/token',
     });
   });
 
@@ -35,6 +49,14 @@ describe('parseFlags', () => {
       '--history must be at least --sample-interval',
     ],
     [['--bogus'], "Unknown option '--bogus'"],
+    [
+      ['--prometheus-url=prometheus:9090'],
+      '--prometheus-url "prometheus:9090" is not an http:// or https:// URL',
+    ],
+    [
+      ['--prometheus-url=http://p', '--prometheus-query-timeout=soon'],
+      'prometheus-query-timeout',
+    ],
   ])('refuses %j: %s', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(message);

@@ -25,8 +25,38 @@ export interface DashboardFlags {
   /** How far back the in-memory history goes. */
   historyMs: number;
   listPageSize: number;
+  /** `--prometheus-url` and its settings: where history past memory's is read; none when unset. */
+  prometheus: PrometheusFlags | undefined;
   verbosityLogLevel: 'info' | 'debug';
   ignoredFlags: string[];
+}
+
+export interface PrometheusFlags {
+  url: string;
+  queryTimeoutMs: number;
+  /** Read at each query, so a rotated token is picked up; empty for none. */
+  bearerTokenFile: string;
+}
+
+function parsePrometheus(values: {
+  'prometheus-url': string;
+  'prometheus-query-timeout': string;
+  'prometheus-bearer-token-file': string;
+}): PrometheusFlags | undefined {
+  const url = values['prometheus-url'];
+  if (url === '') return undefined;
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new FlagError(
+      `--prometheus-url ${JSON.stringify(url)} is not an http:// or https:// URL`,
+    );
+  return {
+    url,
+    queryTimeoutMs: parseDuration(
+      values['prometheus-query-timeout'],
+      'prometheus-query-timeout',
+    ),
+    bearerTokenFile: values['prometheus-bearer-token-file'],
+  };
 }
 
 export function parseFlags(argv: readonly string[]): DashboardFlags {
@@ -42,6 +72,9 @@ export function parseFlags(argv: readonly string[]): DashboardFlags {
         namespace: { type: 'string', default: '' },
         'sample-interval': { type: 'string', default: '15s' },
         history: { type: 'string', default: '24h' },
+        'prometheus-url': { type: 'string', default: '' },
+        'prometheus-query-timeout': { type: 'string', default: '10s' },
+        'prometheus-bearer-token-file': { type: 'string', default: '' },
         'list-page-size': {
           type: 'string',
           default: String(DEFAULT_LIST_PAGE_SIZE),
@@ -69,6 +102,7 @@ export function parseFlags(argv: readonly string[]): DashboardFlags {
     sampleIntervalMs,
     historyMs,
     listPageSize: parseListPageSize(values['list-page-size']),
+    prometheus: parsePrometheus(values),
     verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
     ignoredFlags: ignoredKlogFlags(values),
   };

@@ -22,6 +22,8 @@ import { opsRouter, startFlaggedApp } from '@tandem/serving';
 import { healthy, unhealthy } from '@tandem/telemetry';
 import { dashboardRoutes } from './dashboard-routes.js';
 import { parseFlags } from './flags.js';
+import { exportHistory } from './history-export.js';
+import { prometheusHistory } from './prometheus-history.js';
 import {
   reducedEvent,
   reducedHpa,
@@ -125,6 +127,7 @@ export async function main(
     pods.hasSynced &&
     events.hasSynced &&
     sampler.lastSampleMs() !== undefined;
+  exportHistory(telemetry.metrics, sampler);
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -145,6 +148,11 @@ export async function main(
           .list(namespace)
           .filter((kept) => names.has(kept.event.object.name))
           .map((kept): ObservedEvent => kept.event),
+      memoryMs: flags.historyMs,
+      olderHistory:
+        flags.prometheus === undefined
+          ? undefined
+          : prometheusHistory(flags.prometheus, flags.sampleIntervalMs),
     }),
   );
 

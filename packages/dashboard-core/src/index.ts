@@ -43,7 +43,23 @@ export {
   workloadPath,
   type FleetView,
 } from './fleet-page.js';
-export { workloadPage } from './workload-page.js';
+export { workloadPage, type PageHistory } from './workload-page.js';
+export {
+  HISTORY_METRICS,
+  historyFromSeries,
+  historyGauges,
+  historySelector,
+  joinHistory,
+  type HistoryGauge,
+  type WorkloadLabels,
+} from './history-metrics.js';
+export {
+  HISTORY_RANGES,
+  historyStepMs,
+  historyView,
+  type HistoryRange,
+  type HistoryView,
+} from './history-range.js';
 export { recommendedYaml } from './recommended-yaml.js';
 export type { HistoryPoint } from './plots.js';
 export {

@@ -4,13 +4,14 @@ import {
   workloadPath,
   type FleetView,
 } from './fleet-page.js';
+import { historyView } from './history-range.js';
 import { historyValues } from './history-values.js';
 import { escapeHtml } from './html.js';
 import type { ObservedEvent, PerContainer } from './observed.js';
 import type { HistoryPoint } from './plots.js';
 import { recommendedYaml } from './recommended-yaml.js';
 import { WorkloadHistory } from './workload-history.js';
-import { workloadPage } from './workload-page.js';
+import { workloadPage, type PageHistory } from './workload-page.js';
 import type { WorkloadSummary } from './workload-summary.js';
 
 const SCRIPT = '<script>alert(1)</script>';
@@ -19,6 +20,7 @@ const OWN_SCRIPT = '<script src="/assets/dashboard.js" defer></script>';
 
 /** Whitespace-free, so the layout Prettier gives html`` templates does not matter. */
 const squeeze = (text: string) => text.replace(/\s+/g, '');
+const DAY_MS = 24 * 60 * 60_000;
 
 /** The page without its own script tag: what is left must hold no tag a cluster string made. */
 function foreignMarkup(page: string): string[] {
@@ -379,8 +381,39 @@ describe('workloadPage', () => {
     { timeMs: Date.UTC(2026, 10, 27, 6, 1), values: historyValues(summary()) },
   ];
 
+  const shown = (
+    drawn: readonly HistoryPoint[],
+    missing?: string,
+  ): PageHistory => ({
+    points: drawn,
+    view: historyView('6h', DAY_MS, false),
+    missing,
+  });
+
+  it('offers the ranges its history covers, the one shown marked, and says what is missing', () => {
+    const page = squeeze(
+      workloadPage(
+        summary(),
+        shown(points, 'Prometheus at http://p:9090 did not answer'),
+        events,
+      ).text,
+    );
+    expect(page).toContain(
+      squeeze(`<nav class="ranges" aria-label="History range"><ul>
+        <li><a href="?range=1h" aria-current="false">1h</a></li>
+        <li><a href="?range=6h" aria-current="page">6h</a></li>
+        <li><a href="?range=24h" aria-current="false">24h</a></li>
+      </ul></nav>`),
+    );
+    expect(page).toContain(
+      squeeze(
+        '<p class="notice" role="status">Older history is missing: Prometheus at http://p:9090 did not answer</p>',
+      ),
+    );
+  });
+
   it("shows the workload's figures", () => {
-    const page = squeeze(workloadPage(summary(), points, events).text);
+    const page = squeeze(workloadPage(summary(), shown(points), events).text);
     expect(page).toContain('<title>shop/web·Tandem</title>');
     expect(page).toContain('<h1>Deploymentshop/web</h1>');
     expect(page).toContain(
@@ -408,7 +441,7 @@ describe('workloadPage', () => {
           nativeEquivalentReplicas: null,
           nativeEquivalentReason: 'no HPA scales this workload',
         }),
-        [],
+        shown([]),
         [],
       ).text,
     );
@@ -425,7 +458,7 @@ describe('workloadPage', () => {
   });
 
   it('holds the recommended YAML, escaped, in a block the copy button names', () => {
-    const page = workloadPage(summary(), points, events).text;
+    const page = workloadPage(summary(), shown(points), events).text;
     const yaml = recommendedYaml(summary()) ?? '';
     expect(yaml).toContain('cpu: 300m');
     expect(page).toContain(
@@ -437,7 +470,7 @@ describe('workloadPage', () => {
   });
 
   it('lists the events newest first, warnings marked, repeats counted', () => {
-    const page = workloadPage(summary(), points, events).text;
+    const page = workloadPage(summary(), shown(points), events).text;
     expect(
       [...page.matchAll(/<time datetime="([^"]*)"/g)].map(([, time]) => time),
     ).toEqual([
@@ -461,7 +494,7 @@ describe('workloadPage', () => {
   });
 
   it('draws the replicas plot when an HPA scales the workload, and CPU and memory per container', () => {
-    const page = workloadPage(summary(), points, events).text;
+    const page = workloadPage(summary(), shown(points), events).text;
     const labels = [
       ...page.matchAll(/<figure class="plot"><svg [^>]*aria-label="([^"]*)"/g),
     ].map(([, label]) => label);
@@ -472,7 +505,7 @@ describe('workloadPage', () => {
       expect.stringMatching(/^sidecar: CPU, 2 samples/),
       expect.stringMatching(/^sidecar: memory, 2 samples/),
     ]);
-    const noHpa = workloadPage(summary({ hpa: null }), points, []).text;
+    const noHpa = workloadPage(summary({ hpa: null }), shown(points), []).text;
     expect(noHpa).not.toContain('aria-label="Replicas');
     expect(noHpa.match(/<figure class="plot">/g)).toHaveLength(4);
   });
@@ -517,7 +550,7 @@ describe('workloadPage', () => {
     ];
     const page = workloadPage(
       evil,
-      [{ timeMs: 1_000, values: historyValues(evil) }],
+      shown([{ timeMs: 1_000, values: historyValues(evil) }]),
       evilEvents,
     ).text;
     expect(foreignMarkup(page)).toEqual([]);
@@ -533,7 +566,7 @@ describe('workloadPage', () => {
     // 288 five-minute means less the recent hour, and the hour's 241 samples.
     expect(history.length).toBeGreaterThan(500);
     const bytes = Buffer.byteLength(
-      workloadPage(workload, history, events).text,
+      workloadPage(workload, shown(history), events).text,
     );
     console.info(
       `workload page with 24 h of history (2 containers, ${history.length} points): ${bytes} bytes`,

@@ -1,5 +1,6 @@
 import { formatPerContainer } from './formatting.js';
 import { containersOf } from './history-values.js';
+import type { HistoryView } from './history-range.js';
 import { html, trustedMarkup, type Html } from './html.js';
 import type { ObservedEvent } from './observed.js';
 import { pageFrame } from './page-frame.js';
@@ -7,12 +8,39 @@ import { replicasPlot, resourcePlot, type HistoryPoint } from './plots.js';
 import { recommendedYaml } from './recommended-yaml.js';
 import type { WorkloadSummary } from './workload-summary.js';
 
+/** The history a workload page draws, and why part of it may be missing. */
+export interface PageHistory {
+  readonly points: readonly HistoryPoint[];
+  readonly view: HistoryView;
+  /** Why the older history could not be read, if it could not. */
+  readonly missing: string | undefined;
+}
+
+function rangeLinks({ view }: PageHistory): Html {
+  const links = view.offered.map(
+    ({ name }) =>
+      html`<li>
+        <a
+          href="?range=${name}"
+          aria-current="${name === view.range.name ? 'page' : 'false'}"
+          >${name}</a
+        >
+      </li>`,
+  );
+  return html`<nav class="ranges" aria-label="History range">
+    <ul>
+      ${links}
+    </ul>
+  </nav>`;
+}
+
 /** One workload: its figures now, its plots over time, its decisions and the YAML to copy. */
 export function workloadPage(
   workload: WorkloadSummary,
-  points: readonly HistoryPoint[],
+  history: PageHistory,
   events: readonly ObservedEvent[],
 ): Html {
+  const { points } = history;
   const containers = containersOf(
     points.flatMap((point) => Object.keys(point.values)),
   );
@@ -77,6 +105,12 @@ export function workloadPage(
         <dd>${formatPerContainer(workload.usage)}</dd>
       </dl>
       <h2>Over time</h2>
+      ${rangeLinks(history)}
+      ${history.missing === undefined
+        ? []
+        : html`<p class="notice" role="status">
+            Older history is missing: ${history.missing}
+          </p>`}
       ${plots.length === 0 ? html`<p>No samples yet.</p>` : plots}
       <h2>Recommended resources</h2>
       ${yaml === undefined

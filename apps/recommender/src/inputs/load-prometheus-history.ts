@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describeError } from '@tandem/kube';
-import { matrixSeries, type PrometheusSeries } from '@tandem/prometheus-api';
+import {
+  authorizationHeader,
+  matrixSeries,
+  prometheusClient,
+  type PrometheusSeries,
+} from '@tandem/prometheus-api';
 import {
   applyHistory,
   clusterHistory,
@@ -10,8 +15,6 @@ import {
   historyQueries,
   type HistoryQuerySettings,
 } from '@tandem/recommender-core';
-import { authorizationHeader } from './prometheus-auth.js';
-import { prometheusClient } from './prometheus-client.js';
 
 /** Every `--storage=prometheus` setting (upstream's flag names in flags.ts). */
 export interface PrometheusSettings
@@ -86,11 +89,19 @@ export async function loadPrometheusHistory(
       address,
       insecure: settings.insecure,
       queryTimeoutMs: settings.queryTimeoutMs,
+      timeoutFlag: '--prometheus-query-timeout',
       authorization: authorizationHeader(
         { ...settings, bearerToken: await bearerToken(settings) },
         env,
       ),
-      metrics: context.metrics,
+      // `vpa_recommender_prometheus_client_api_requests_*`, labelled as promhttp labels them.
+      onRequest: ({ code, method, seconds }) => {
+        context.metrics.prometheusRequests.inc({ code, method });
+        context.metrics.prometheusRequestDuration.observe(
+          { code, method },
+          seconds,
+        );
+      },
     });
     const queries = historyQueries(settings, namespace);
     const inRange = (query: string) => client.queryRange(query, range);

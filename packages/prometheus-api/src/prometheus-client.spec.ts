@@ -4,9 +4,10 @@ import {
   startTestServer,
   type TestServer,
 } from '@tandem/prometheus-api/testing';
-import { Registry } from '@tandem/telemetry';
-import { recommenderMetrics } from '@tandem/recommender-core';
-import { prometheusClient } from './prometheus-client.js';
+import {
+  prometheusClient,
+  type PrometheusRequestSeen,
+} from './prometheus-client.js';
 
 const RANGE = {
   startMs: 1_700_000_000_000,
@@ -24,25 +25,27 @@ function clientFor(
   address: string,
   options: { authorization?: string; queryTimeoutMs?: number } = {},
 ) {
-  const metrics = recommenderMetrics(new Registry());
+  const seen: PrometheusRequestSeen[] = [];
   const client = prometheusClient({
     address,
     insecure: false,
     queryTimeoutMs: options.queryTimeoutMs ?? 5000,
+    timeoutFlag: '--prometheus-query-timeout',
     authorization: options.authorization,
-    metrics,
+    onRequest: (request) => seen.push(request),
   });
-  /** The request counter as `code method → count`, and how many durations were observed. */
-  const counted = async () => ({
-    requests: Object.fromEntries(
-      (await metrics.prometheusRequests.get()).values.map(
-        ({ labels, value }) => [`${labels['code']} ${labels['method']}`, value],
-      ),
-    ),
-    durations: (await metrics.prometheusRequestDuration.get()).values
-      .filter((value) => value.metricName?.endsWith('_count'))
-      .reduce((sum, value) => sum + value.value, 0),
-  });
+  /** The requests reported as `code method → count`, and how many had a duration. */
+  const counted = async () => {
+    const requests: Record<string, number> = {};
+    for (const { code, method } of seen)
+      requests[`${code} ${method}`] = (requests[`${code} ${method}`] ?? 0) + 1;
+    return {
+      requests,
+      durations: seen.filter(
+        ({ seconds }) => Number.isFinite(seconds) && seconds >= 0,
+      ).length,
+    };
+  };
   return { client, counted };
 }
 

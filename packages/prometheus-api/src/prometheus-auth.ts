@@ -1,6 +1,6 @@
 /** The credentials flags, with the token file already read. */
 export interface PrometheusCredentials {
-  /** `--prometheus-bearer-token`, or the trimmed content of `--prometheus-bearer-token-file`. */
+  /** A bearer token (e.g. `--prometheus-bearer-token`, or the trimmed content of a token file). */
   readonly bearerToken: string;
   /** `--username` / `--password`. */
   readonly username: string;

@@ -1,21 +1,27 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
-import { apiResponseData } from '@tandem/prometheus-api';
-import type { RecommenderMetrics } from '@tandem/recommender-core';
+import { apiResponseData } from './prometheus-response.js';
+
+/** One HTTP request to Prometheus, as promhttp labels it: status code (`error` when no answer came) and lowercase method. */
+export interface PrometheusRequestSeen {
+  readonly code: string;
+  readonly method: 'get' | 'post';
+  readonly seconds: number;
+}
 
 export interface PrometheusClientOptions {
-  /** `--prometheus-address`, e.g. `http://prometheus.monitoring.svc` (a path prefix is kept). */
+  /** The server, e.g. `http://prometheus.monitoring.svc` (a path prefix is kept). */
   readonly address: string;
   /** `--prometheus-insecure`: do not verify the server's TLS certificate. */
   readonly insecure: boolean;
-  /** `--prometheus-query-timeout`: the whole query, including a GET retry. */
+  /** The whole query, including a GET retry; named in the timeout's error as `timeoutFlag`. */
   readonly queryTimeoutMs: number;
   /** The Authorization header value, if any (see authorizationHeader). */
   readonly authorization: string | undefined;
-  readonly metrics: Pick<
-    RecommenderMetrics,
-    'prometheusRequests' | 'prometheusRequestDuration'
-  >;
+  /** The flag that sets `queryTimeoutMs`, for the error that says it ran out. */
+  readonly timeoutFlag: string;
+  /** Told of every HTTP request once it ends, to count it. */
+  readonly onRequest?: (request: PrometheusRequestSeen) => void;
 }
 
 export interface QueryRange {
@@ -24,7 +30,7 @@ export interface QueryRange {
   readonly stepMs: number;
 }
 
-/** The two Prometheus HTTP API calls the history load needs; both resolve to the answer's `data`. */
+/** The two Prometheus HTTP API calls history loads need; both resolve to the answer's `data`. */
 export interface PrometheusClient {
   queryRange(query: string, range: QueryRange): Promise<unknown>;
   query(query: string, timeMs: number): Promise<unknown>;
@@ -47,9 +53,7 @@ interface RawResponse {
 /**
  * A client for `/api/v1/query_range` and `/api/v1/query`. Like Prometheus's Go client it
  * POSTs the parameters as a form and falls back to GET when the server (or a proxy) does
- * not allow POST (405/501). Every HTTP request is counted in
- * `vpa_recommender_prometheus_client_api_requests_*` by status code (`error` when no
- * answer came) and lowercase method, as promhttp labels them.
+ * not allow POST (405/501). Every HTTP request is reported to `onRequest`.
  */
 export function prometheusClient(
   options: PrometheusClientOptions,
@@ -81,14 +85,12 @@ export function prometheusClient(
           }
         : headers;
     const started = performance.now();
-    const count = (code: string) => {
-      const labels = { code, method: method.toLowerCase() };
-      options.metrics.prometheusRequests.inc(labels);
-      options.metrics.prometheusRequestDuration.observe(
-        labels,
-        (performance.now() - started) / 1000,
-      );
-    };
+    const count = (code: string) =>
+      options.onRequest?.({
+        code,
+        method: method === 'GET' ? 'get' : 'post',
+        seconds: (performance.now() - started) / 1000,
+      });
     return new Promise<RawResponse>((resolve, reject) => {
       const onResponse = (response: IncomingMessage) => {
         const chunks: Buffer[] = [];
@@ -131,7 +133,7 @@ export function prometheusClient(
       return apiResponseData(response.status, response.body);
     } catch (error) {
       const reason = signal.aborted
-        ? `no answer within --prometheus-query-timeout (${options.queryTimeoutMs} ms)`
+        ? `no answer within ${options.timeoutFlag} (${options.queryTimeoutMs} ms)`
         : requestErrorText(error);
       throw new Error(`${url.href}: ${reason}`, { cause: error });
     }
