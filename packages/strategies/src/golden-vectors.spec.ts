@@ -2,6 +2,7 @@ import type { ResourceAmounts } from '@tandem/estimators';
 import { autopilot } from './autopilot.js';
 import type { UsageModel } from './strategy.js';
 import { model, T0 } from './strategy.fixtures.js';
+import { tandem } from './tandem.js';
 import { upstream } from './upstream.js';
 import { vivo } from './vivo.js';
 
@@ -37,6 +38,19 @@ describe('golden vectors: three days of a 4-step CPU cycle and a 400/600 MiB day
       target: { cpu: 296, memory: 764046746 },
       lowerBound: { cpu: 246, memory: 761506276 },
       upperBound: { cpu: 789, memory: 2037457989 },
+    });
+  });
+
+  it('tandem', () => {
+    const tandemModel = model(tandem);
+    feed(tandemModel, THREE_DAYS);
+    // p75 of the CPU histogram: 200 m and 250 m samples share the quantile's edge, and the
+    // estimator takes the bucket holding 250 m (up to 257 m), no margin; p80 of three
+    // 600 MiB daily peaks: their bucket (up to 633.6 MiB) + 5 %.
+    expect(tandemModel.recommend(LAST, DECLARED)).toEqual({
+      target: { cpu: 258, memory: 697607898 },
+      lowerBound: { cpu: 214, memory: 695288338 },
+      upperBound: { cpu: 688, memory: 1860287728 },
     });
   });
 

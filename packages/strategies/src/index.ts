@@ -1,6 +1,8 @@
 export { autopilot } from './autopilot.js';
 export { CONTAINER_MINIMUM, withUpdateBand } from './band.js';
 export { DecayedMax } from './decayed-max.js';
+export { HistoryClock, type HistoryClockState } from './history-clock.js';
+export { holdWithinBand } from './hold.js';
 export { configureStrategy, type StrategyDefinition } from './definition.js';
 export {
   parameterText,

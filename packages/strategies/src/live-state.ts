@@ -1,6 +1,8 @@
 import type { ResourceAmounts } from '@tandem/estimators';
 import { CheckpointError } from '@tandem/histogram';
 import { AutopilotModel } from './autopilot.js';
+import type { HistoryClock } from './history-clock.js';
+import { TandemLiveState } from './tandem-live-state.js';
 import type {
   ParameterValue,
   Strategy,
@@ -27,9 +29,20 @@ export interface LiveStrategyState {
   recordOom(timeMs: number, requestedMemoryBytes: number): void;
   /** Whether any sample arrived: an empty state has nothing to recommend from. */
   readonly empty: boolean;
+  /**
+   * The clock the container's upstream aggregate ages by, for strategies whose history
+   * waits out gaps (tandem): the cluster model files samples at its time.
+   */
+  readonly clock?: HistoryClock;
+  /**
+   * The recommendation at `timeMs`. `fromHistory` is upstream's recommendation from the
+   * container's aggregate, for strategies that shape it (tandem); strategies with a model
+   * of their own (autopilot) ignore it.
+   */
   recommend(
     timeMs: number,
     declared: ResourceAmounts | undefined,
+    fromHistory?: StrategyRecommendation,
   ): StrategyRecommendation;
   save(): unknown;
 }
@@ -38,9 +51,42 @@ export interface LiveStrategyState {
 export function liveStrategyState(
   strategy: Strategy,
 ): LiveStrategyState | undefined {
-  return strategy.name === 'autopilot'
-    ? autopilotState(new AutopilotModel(strategy.parameters))
-    : undefined;
+  if (strategy.name === 'autopilot')
+    return autopilotState(new AutopilotModel(strategy.parameters));
+  if (strategy.name === 'tandem')
+    return tandemState(new TandemLiveState(strategy.parameters));
+  return undefined;
+}
+
+/** Strategies whose state `decodeStrategyState` restores, by name. */
+const RESTORERS: Readonly<
+  Record<string, (strategy: Strategy, saved: unknown) => LiveStrategyState>
+> = {
+  // Saved state came from samples, so a restored one is never empty.
+  autopilot: (strategy, saved) =>
+    autopilotState(AutopilotModel.restore(strategy.parameters, saved), false),
+  tandem: (strategy, saved) =>
+    tandemState(TandemLiveState.restore(strategy.parameters, saved)),
+};
+
+function tandemState(state: TandemLiveState): LiveStrategyState {
+  return {
+    addCpu: (timeMs) => state.heard(timeMs),
+    addMemory: (timeMs) => state.heard(timeMs),
+    recordOom: (timeMs) => state.heard(timeMs),
+    get empty() {
+      return state.empty;
+    },
+    clock: state.clock,
+    recommend: (timeMs, _declared, fromHistory) => {
+      if (fromHistory === undefined)
+        throw new Error(
+          `tandem's live state was asked at ${timeMs} ms for a recommendation without upstream's from the aggregate`,
+        );
+      return state.recommend(fromHistory);
+    },
+    save: () => state.save(),
+  };
 }
 
 function autopilotState(
@@ -107,7 +153,10 @@ export function decodeStrategyState(
   const envelope = parsed as Partial<Envelope>;
   if (envelope.version !== STRATEGY_STATE_VERSION)
     return { stale: `version ${JSON.stringify(envelope.version)}` };
-  if (envelope.strategy !== strategy.name || strategy.name !== 'autopilot')
+  const restore = Object.hasOwn(RESTORERS, strategy.name)
+    ? RESTORERS[strategy.name]
+    : undefined;
+  if (envelope.strategy !== strategy.name || restore === undefined)
     return {
       stale: `written for strategy ${JSON.stringify(envelope.strategy)}`,
     };
@@ -116,9 +165,7 @@ export function decodeStrategyState(
   )
     return { stale: 'written with other parameters' };
   try {
-    const model = AutopilotModel.restore(strategy.parameters, envelope.state);
-    // Saved state came from samples, so a restored one is never empty.
-    return { state: autopilotState(model, false) };
+    return { state: restore(strategy, envelope.state) };
   } catch (error) {
     throw error instanceof CheckpointError
       ? error.within(`${STRATEGY_STATE_ANNOTATION}.state`)

@@ -11,7 +11,11 @@ import { tandem } from './tandem.js';
 import { recommendContainers, upstream } from './upstream.js';
 
 const FIVE_MINUTES = 5 * 60_000;
+const DAY = 86_400_000;
 const MIB = 1024 * 1024;
+/** Upstream with tandem's CPU knobs, and with its memory knobs. */
+const CPU_KNOBS = { 'target-cpu-percentile': '0.75', margin: '0' };
+const MEMORY_KNOBS = { 'target-memory-percentile': '0.8', margin: '0.05' };
 
 /** Usage that never reads 0 bytes, so the zero-peak quirk plays no part. */
 const usage = fc.array(
@@ -33,18 +37,18 @@ function feed(
 }
 
 describe('the tandem strategy', () => {
-  it("gives upstream's CPU with margin=0 and upstream's memory, when memory never reads 0", () => {
+  it("gives upstream's CPU at p75 without margin and its memory at p80 + 5 %, when memory never reads 0 and nothing is held", () => {
     fc.assert(
       fc.property(usage, (samples) => {
-        const ours = model(tandem);
-        const noCpuMargin = model(upstream, { margin: '0' });
-        const theirs = model(upstream);
+        const ours = model(tandem, { 'hold-band': '0' });
+        const cpuModel = model(upstream, CPU_KNOBS);
+        const memoryModel = model(upstream, MEMORY_KNOBS);
         const at = feed(ours, samples);
-        feed(noCpuMargin, samples);
-        feed(theirs, samples);
+        feed(cpuModel, samples);
+        feed(memoryModel, samples);
         const recommendation = ours.recommend(at, undefined);
-        const cpuFigures = noCpuMargin.recommend(at, undefined);
-        const memoryFigures = theirs.recommend(at, undefined);
+        const cpuFigures = cpuModel.recommend(at, undefined);
+        const memoryFigures = memoryModel.recommend(at, undefined);
         for (const bound of ['target', 'lowerBound', 'upperBound'] as const) {
           expect(recommendation[bound]).toEqual({
             cpu: cpuFigures[bound].cpu,
@@ -62,8 +66,8 @@ describe('the tandem strategy', () => {
         memory,
       }));
     const ours = model(tandem);
-    const theirs = model(upstream);
-    const theirsWithoutZero = model(upstream);
+    const theirs = model(upstream, MEMORY_KNOBS);
+    const theirsWithoutZero = model(upstream, MEMORY_KNOBS);
     const at = feed(ours, day(0));
     feed(theirs, day(0));
     feed(theirsWithoutZero, day(1));
@@ -74,6 +78,55 @@ describe('the tandem strategy', () => {
     expect(ours.recommend(at, undefined).target.memory).toBeGreaterThan(
       1024 * MIB,
     );
+  });
+
+  it('waits out a gap of days: the first small sample after it does not drag the targets to the minimum', () => {
+    const busy = Array.from({ length: 9 * 288 }, () => ({
+      cpu: 1000,
+      memory: 2048 * MIB,
+    }));
+    const [ours, theirs] = [
+      model(tandem, { 'hold-band': '0' }),
+      model(upstream, { ...CPU_KNOBS, ...MEMORY_KNOBS }),
+    ];
+    const end = feed(ours, busy);
+    feed(theirs, busy);
+    const back = end + 11 * DAY;
+    for (const resumed of [ours, theirs]) resumed.addUsage(back, 10, 10 * MIB);
+    // Upstream weighs the one new sample 2^11 times the whole history: the targets follow it.
+    expect(theirs.recommend(back, undefined).target).toEqual({
+      cpu: 25,
+      memory: 250 * MIB,
+    });
+    // Tandem's history aged an hour over the gap: the targets stay with the nine busy days.
+    const target = ours.recommend(back, undefined).target;
+    expect(target.cpu).toBeGreaterThanOrEqual(1000);
+    expect(target.memory).toBeGreaterThanOrEqual(2048 * MIB);
+  });
+
+  it('holds its recommendation through a drift of less than 15 %, and follows a larger one', () => {
+    const held = model(tandem);
+    const unheld = model(tandem, { 'hold-band': '0' });
+    const day = Array.from({ length: 288 }, () => ({
+      cpu: 1000,
+      memory: 1024 * MIB,
+    }));
+    const at = feed(held, day);
+    feed(unheld, day);
+    const first = held.recommend(at, undefined);
+    for (let i = 1; i <= 288; i++)
+      for (const fed of [held, unheld])
+        fed.addUsage(at + i * FIVE_MINUTES, 1100, 1024 * MIB);
+    const later = at + 288 * FIVE_MINUTES;
+    expect(unheld.recommend(later, undefined).target.cpu).toBeGreaterThan(
+      first.target.cpu,
+    );
+    expect(held.recommend(later, undefined)).toEqual(first);
+    for (let i = 289; i <= 3 * 288; i++)
+      held.addUsage(at + i * FIVE_MINUTES, 2000, 1024 * MIB);
+    expect(
+      held.recommend(at + 3 * 288 * FIVE_MINUTES, undefined).target.cpu,
+    ).toBeGreaterThan(first.target.cpu * 1.15);
   });
 
   it('takes its margins as parameters, cpu-margin for CPU and margin for memory', () => {

@@ -15,6 +15,8 @@ import {
   percentileParameter,
 } from './common-parameters.js';
 import type { StrategyDefinition } from './definition.js';
+import { HistoryClock } from './history-clock.js';
+import { holdWithinBand } from './hold.js';
 import { numberParameter, type ParameterValues } from './parameters.js';
 import type {
   Strategy,
@@ -74,6 +76,10 @@ export interface UpstreamModelOptions {
   readonly zeroPeakIgnoresWindow?: boolean;
   /** A margin for CPU of its own; `margin` then applies to memory only. */
   readonly cpuMarginFraction?: number;
+  /** History ages at most this much across a gap in the samples ({@link HistoryClock}). */
+  readonly longestGapMs?: number;
+  /** Each recommendation goes through {@link holdWithinBand} with this band. */
+  readonly holdBand?: number;
 }
 
 /** Upstream's model with these parameters and departures. */
@@ -148,6 +154,9 @@ export class UpstreamModel implements UsageModel {
   private readonly aggregates: ReadonlyMap<string, AggregateContainerState>;
   private readonly config: RecommenderConfig;
   private readonly cpuMarginFraction: number | undefined;
+  private readonly clock: HistoryClock | undefined;
+  private readonly holdBand: number;
+  private held: StrategyRecommendation | undefined;
 
   constructor(
     startMs: number,
@@ -162,9 +171,15 @@ export class UpstreamModel implements UsageModel {
     this.aggregates = new Map([[CONTAINER, this.aggregate]]);
     this.config = recommender;
     this.cpuMarginFraction = options.cpuMarginFraction;
+    this.clock =
+      options.longestGapMs === undefined
+        ? undefined
+        : new HistoryClock(options.longestGapMs);
+    this.holdBand = options.holdBand ?? 0;
   }
 
-  addUsage(timeMs: number, cpuMillicores: number, memoryBytes: number): void {
+  addUsage(realMs: number, cpuMillicores: number, memoryBytes: number): void {
+    const timeMs = this.clock?.sample(realMs) ?? realMs;
     this.container.addSample({ timeMs, resource: 'cpu', usage: cpuMillicores });
     this.container.addSample({
       timeMs,
@@ -173,7 +188,8 @@ export class UpstreamModel implements UsageModel {
     });
   }
 
-  recordOom(timeMs: number, requestedMemoryBytes: number): void {
+  recordOom(realMs: number, requestedMemoryBytes: number): void {
+    const timeMs = this.clock?.sample(realMs) ?? realMs;
     this.container.recordOom(timeMs, requestedMemoryBytes);
   }
 
@@ -185,6 +201,7 @@ export class UpstreamModel implements UsageModel {
     ).get(CONTAINER);
     if (recommendation === undefined)
       throw new Error('upstream recommended nothing for its only container');
-    return recommendation;
+    this.held = holdWithinBand(this.held, recommendation, this.holdBand);
+    return this.held;
   }
 }
