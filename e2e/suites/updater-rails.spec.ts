@@ -5,6 +5,7 @@ import {
   applyCustomResourceDefinition,
   installTandemCrds,
 } from '../harness/manifests.ts';
+import { reportResizeInfeasible } from '../harness/kubelet-resize.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import { scalableCrd } from '../harness/scalable-crd.ts';
 import {
@@ -18,8 +19,10 @@ import {
   vpaObjects,
 } from '../harness/vpa-objects.ts';
 import {
+  cpuRequestOf,
   listPods,
   ON_FAKE_NODES,
+  runDeployment,
   waitForRunningPods,
 } from '../harness/workloads.ts';
 
@@ -211,5 +214,84 @@ describeLocal('the updater on owners beyond the well-known controllers', () => {
     expect(waiting[0]?.message).toContain(
       'CloneSet clones must keep 2 of 4 pods up (eviction tolerance) and has 2 up',
     );
+  });
+});
+
+describeLocal('the updater on single-replica workloads, in place only', () => {
+  beforeAll(async () => {
+    await installTandemCrds(kube);
+  });
+  afterEach(async () => {
+    await Promise.all(perTest.splice(0).map((process) => process.stop()));
+  });
+
+  it('resizes the only pod of an opted-in VPA in place and never evicts it, even when its resize is infeasible', async () => {
+    const namespace = currentNamespace();
+    const [only] = (await runDeployment(kube, namespace, {
+      name: 'single',
+      replicas: 1,
+      cpuRequest: '100m',
+      memoryRequest: '64Mi',
+    })) as [V1Pod];
+    await vpas.createVpa(
+      'single',
+      'single',
+      {
+        ...MANUAL_RECOMMENDER,
+        updatePolicy: { updateMode: 'InPlaceOrRecreate' },
+      },
+      { 'tandem.dev/in-place-below-min-replicas': 'true' },
+    );
+    await vpas.writeRecommendation(
+      'single',
+      appRecommendation(['300m', '250m', '400m'], ['64Mi', '32Mi', '128Mi']),
+    );
+    const updaterProcess = await updater(['--in-place-below-min-replicas']);
+    const sameUid = (pod: V1Pod) => pod.metadata?.uid === only.metadata?.uid;
+
+    // kwok plays no kubelet for resizes: the resize subresource's patch is what shows.
+    await waitFor(
+      'the only pod resized in place to 300m, same UID',
+      async () => {
+        const [pod, ...more] = await listPods(kube, namespace, 'single');
+        return pod !== undefined &&
+          more.length === 0 &&
+          sameUid(pod) &&
+          cpuRequestOf(pod) === '300m'
+          ? pod
+          : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+      async () => updaterProcess.tail(15),
+    );
+
+    // The kubelet (played by the test) finds the next resize Infeasible: InPlaceOrRecreate
+    // would evict, but the group is below minReplicas and opted in to in place only.
+    await reportResizeInfeasible(kube, namespace, only.metadata?.name ?? '');
+    await vpas.writeRecommendation(
+      'single',
+      appRecommendation(['600m', '500m', '800m'], ['64Mi', '32Mi', '128Mi']),
+    );
+    const told = await waitFor(
+      'an UpdateWaiting event: the pod is only resized in place',
+      async () => {
+        const events = await eventsAbout(
+          only.metadata?.name ?? '',
+          'UpdateWaiting',
+        );
+        return events.find((event) =>
+          event.message?.includes('it is only resized in place'),
+        );
+      },
+      { timeoutMs: 30_000 },
+      async () => updaterProcess.tail(15),
+    );
+    expect(told.message).toContain(
+      'has 1 live pods, fewer than minReplicas 2: it is only resized in place',
+    );
+    await waitForCycles(updaterProcess, 2);
+    expect(logged(updaterProcess, 'pod evicted')).toEqual([]);
+    const [still] = await listPods(kube, namespace, 'single');
+    expect(still && sameUid(still)).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { apiServerRequests } from '../harness/apiserver-requests.ts';
 import type { AppProcess } from '../harness/app-process.ts';
 import { clusterKubeconfig, isLocalCluster } from '../harness/cluster-env.ts';
 import { httpGet } from '../harness/http.ts';
+import { reportResizeInfeasible } from '../harness/kubelet-resize.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startOtlpReceiver,
@@ -279,23 +280,7 @@ describeLocal('the updater on the real control plane', () => {
     // The kubelet (played by the test) finds pod B's next resize Infeasible: B is evicted
     // and replaced, while A is resized in place again.
     const [podA, podB] = resized as [V1Pod, V1Pod];
-    await kube.core.patchNamespacedPodStatus({
-      namespace,
-      name: podB.metadata?.name ?? '',
-      body: [
-        {
-          op: 'add',
-          path: '/status/conditions/-',
-          value: {
-            type: 'PodResizePending',
-            status: 'True',
-            reason: 'Infeasible',
-            message: 'Node didn\u2019t have enough capacity: cpu',
-            lastTransitionTime: new Date().toISOString(),
-          },
-        },
-      ],
-    });
+    await reportResizeInfeasible(kube, namespace, podB.metadata?.name ?? '');
     await vpas.writeRecommendation(
       'resizable',
       recommendation('600m', '500m', '800m'),

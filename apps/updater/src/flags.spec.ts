@@ -38,6 +38,7 @@ describe('updater flags', () => {
       dryRun: false,
       allowSingleReplica: false,
       inPlaceForAuto: false,
+      inPlaceBelowMinReplicas: false,
       verbosityLogLevel: 'info',
       ignoredFlags: [],
     });
@@ -107,11 +108,13 @@ describe('updater flags', () => {
         '--dry-run',
         '--allow-single-replica',
         '--in-place-for-auto',
+        '--in-place-below-min-replicas',
       ]),
     ).toMatchObject({
       dryRun: true,
       allowSingleReplica: true,
       inPlaceForAuto: true,
+      inPlaceBelowMinReplicas: true,
     });
   });
 

@@ -52,6 +52,11 @@ export interface UpdaterFlags extends LeaderElectionFlags, KubeApiRateFlags {
   allowSingleReplica: boolean;
   /** Tandem: VPAs in mode Auto are resized in place first, as InPlaceOrRecreate. */
   inPlaceForAuto: boolean;
+  /**
+   * Tandem: groups below `--min-replicas` of VPAs annotated
+   * `tandem.dev/in-place-below-min-replicas: "true"` are resized in place, never evicted.
+   */
+  inPlaceBelowMinReplicas: boolean;
   /** `--list-page-size` (Tandem's): objects a list page for the caches; 0: unpaginated. */
   listPageSize: number;
   verbosityLogLevel: 'info' | 'debug';
@@ -74,6 +79,7 @@ const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
   'dry-run',
   'allow-single-replica',
   'in-place-for-auto',
+  'in-place-below-min-replicas',
   ...KLOG_BOOLEAN_FLAGS,
 ]);
 
@@ -119,6 +125,7 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
         'dry-run': { type: 'boolean', default: false },
         'allow-single-replica': { type: 'boolean', default: false },
         'in-place-for-auto': { type: 'boolean', default: false },
+        'in-place-below-min-replicas': { type: 'boolean', default: false },
         // Client-side rate limits of upstream's client, on every request (watches, reads,
         // writes); the evictions and resizes are paced by --eviction-rate-limit besides.
         'kube-api-qps': { type: 'string', default: '5' },
@@ -193,6 +200,7 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
     dryRun: values['dry-run'],
     allowSingleReplica: values['allow-single-replica'],
     inPlaceForAuto: values['in-place-for-auto'],
+    inPlaceBelowMinReplicas: values['in-place-below-min-replicas'],
     verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
     ignoredFlags: ignoredKlogFlags(values),
   };

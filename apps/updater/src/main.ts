@@ -160,6 +160,7 @@ export async function main(
         evictionTolerance: flags.evictionTolerance,
         allowSingleReplica: flags.allowSingleReplica,
         inPlaceSkipDisruptionBudget: flags.inPlaceSkipDisruptionBudget,
+        inPlaceBelowMinReplicas: flags.inPlaceBelowMinReplicas,
       },
       inPlaceForAuto: flags.inPlaceForAuto,
     },

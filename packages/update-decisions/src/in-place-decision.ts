@@ -114,9 +114,10 @@ export function decideInPlaceUpdate(
   }
   const fallback = resizeFallback(state, restriction.cycleTime);
   if (fallback.action === 'wait') return wait(fallback.reason);
-  return restriction.canEvict(pod)
+  const refused = restriction.whyNotEvictable(pod);
+  return refused === undefined
     ? decision('fall-back-to-eviction', fallback.reason)
-    : wait(`${fallback.reason}, but the replica group cannot lose the pod now`);
+    : wait(`${fallback.reason}, but it is not evicted: ${refused}`);
 }
 
 function decision(action: InPlaceAction, reason: string): InPlaceDecision {

@@ -55,6 +55,10 @@ export {
   type ReplicaOwner,
 } from './replica-groups.js';
 export {
+  asksInPlaceBelowMinReplicas,
+  IN_PLACE_BELOW_MIN_REPLICAS_ANNOTATION,
+} from './in-place-below-min-replicas.js';
+export {
   UpdateRestriction,
   type ReplicaGroupStats,
   type UpdateRestrictionInput,

@@ -235,7 +235,9 @@ describe('UpdateRestriction', () => {
           vpaOptions: { mode: UpdateMode.InPlaceOrRecreate },
           options: { inPlaceSkipDisruptionBudget: true },
         }).whyNotEvictable(only[0] as UpdaterPod),
-      ).toMatch(/has fewer live pods than minReplicas$/);
+      ).toMatch(
+        /has 1 live pods, fewer than minReplicas 2: it is only resized in place$/,
+      );
     });
   });
 

@@ -10,6 +10,7 @@ import {
   ReplicaOwnerKind,
   type ReplicaOwner,
 } from './replica-groups.js';
+import { asksInPlaceBelowMinReplicas } from './in-place-below-min-replicas.js';
 import { resizeFallback } from './resize-fallback.js';
 import { isResizeOngoing, readResizeState } from './resize-state.js';
 import { isLivePod, isPending, podId, type UpdaterPod } from './updater-pod.js';
@@ -32,6 +33,13 @@ export interface UpdateRestrictionOptions {
    * tolerance check.
    */
   inPlaceSkipDisruptionBudget: boolean;
+  /**
+   * `--in-place-below-min-replicas` (Tandem's, off by default): in the in-place modes, a
+   * group below `minReplicas` of a VPA annotated `tandem.dev/in-place-below-min-replicas:
+   * "true"` is resized in place within the tolerance and never evicted, even with
+   * `allowSingleReplica` (the VPA asked for no disruption).
+   */
+  inPlaceBelowMinReplicas: boolean;
 }
 
 export interface UpdateRestrictionInput {
@@ -68,7 +76,12 @@ export interface ReplicaGroupStats {
   resizing: number;
   evicted: number;
   resizedInPlace: number;
-  /** Kept only for in-place resizes (skip-disruption-budget); eviction is refused. */
+  /** The VPA's `updatePolicy.minReplicas`, else `--min-replicas`. */
+  minReplicas: number;
+  /**
+   * Kept only for in-place resizes (skip-disruption-budget, in-place-below-min-replicas);
+   * eviction is refused.
+   */
   belowMinReplicas: boolean;
 }
 
@@ -94,6 +107,7 @@ export class UpdateRestriction {
         allowSingleReplica: false,
         inPlaceSkipDisruptionBudget:
           UPDATER_DEFAULTS.inPlaceSkipDisruptionBudget,
+        inPlaceBelowMinReplicas: false,
       },
       input.options,
     );
@@ -102,6 +116,10 @@ export class UpdateRestriction {
       mode === UpdateMode.InPlaceOrRecreate || mode === UpdateMode.InPlace;
     const skipBudgetForInPlace =
       inPlaceMode && options.inPlaceSkipDisruptionBudget;
+    const inPlaceOnlyBelowMin =
+      inPlaceMode &&
+      options.inPlaceBelowMinReplicas &&
+      asksInPlaceBelowMinReplicas(input.vpa);
     const required =
       input.vpa.spec.updatePolicy?.minReplicas ?? options.minReplicas;
 
@@ -121,9 +139,11 @@ export class UpdateRestriction {
     const groupByPod = new Map<string, ReplicaGroupStats>();
     for (const { owner, pods } of members.values()) {
       const live = pods.length;
-      const singleReplicaAllowed = options.allowSingleReplica && live === 1;
+      const singleReplicaAllowed =
+        options.allowSingleReplica && live === 1 && !inPlaceOnlyBelowMin;
       const belowMinReplicas = live < required && !singleReplicaAllowed;
-      if (belowMinReplicas && !skipBudgetForInPlace) continue;
+      if (belowMinReplicas && !skipBudgetForInPlace && !inPlaceOnlyBelowMin)
+        continue;
       const configured =
         !('scalable' in owner) && owner.kind === ReplicaOwnerKind.Job
           ? live
@@ -139,6 +159,7 @@ export class UpdateRestriction {
         resizing: pods.filter(isResizeOngoing).length,
         evicted: 0,
         resizedInPlace: 0,
+        minReplicas: required,
         belowMinReplicas,
       };
       for (const pod of pods) groupByPod.set(podId(pod), stats);
@@ -173,7 +194,7 @@ export class UpdateRestriction {
       return "the pod is in no replica group the updater may disrupt (fewer live pods than minReplicas, or its owner's replicas unknown)";
     if (isPending(pod)) return undefined;
     if (group.belowMinReplicas)
-      return `${groupName(group)} has fewer live pods than minReplicas`;
+      return `${groupName(group)} has ${group.running + group.pending} live pods, fewer than minReplicas ${group.minReplicas}: it is only resized in place`;
     if (!isDisruptable(group))
       return `${groupName(group)} must keep ${group.configured - group.tolerance} of ${group.configured} pods up (eviction tolerance) and has ${group.running - group.evicted - group.resizedInPlace} up`;
     if (!isResizeOngoing(pod)) return undefined;

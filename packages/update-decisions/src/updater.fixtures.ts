@@ -110,6 +110,7 @@ export interface VpaOptions {
   evictAfterOOMSeconds?: number;
   /** Without `updatePolicy` at all (the webhook normally adds one). */
   noUpdatePolicy?: boolean;
+  annotations?: Record<string, string>;
 }
 
 export function vpaWith(
@@ -117,7 +118,11 @@ export function vpaWith(
   options: VpaOptions = {},
 ): VerticalPodAutoscaler {
   return {
-    metadata: { name: 'web', namespace: 'demo' },
+    metadata: {
+      name: 'web',
+      namespace: 'demo',
+      ...(options.annotations && { annotations: options.annotations }),
+    },
     spec: {
       targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
       ...(!options.noUpdatePolicy && {

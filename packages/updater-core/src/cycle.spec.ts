@@ -424,6 +424,34 @@ describe('runUpdaterCycle: in-place updates', () => {
     ).toBe(2);
   });
 
+  it('resizes the only pod of an opted-in VPA in place and never evicts it, even when the resize is refused', async () => {
+    const at = now();
+    const vpa = vpaOf('web', { mode: UpdateMode.InPlaceOrRecreate });
+    vpa.metadata = {
+      ...vpa.metadata,
+      annotations: { 'tandem.dev/in-place-below-min-replicas': 'true' },
+    };
+    const single = () =>
+      fakeUpdater({
+        vpas: [vpa],
+        pods: replicaSetPods(['100m'], at),
+        settings: { restriction: { inPlaceBelowMinReplicas: true } },
+      });
+
+    const resized = single();
+    expect(await resized.run(at)).toMatchObject({ evicted: 0, resized: 1 });
+
+    const refused = single();
+    refused.actions.defaultResize = { outcome: 'failed', message: 'refused' };
+    expect(await refused.run(at)).toMatchObject({ evicted: 0, resized: 0 });
+    expect(refused.actions.podsOf('evict')).toEqual([]);
+    expect(refused.events.map((event) => event.message)).toContainEqual(
+      expect.stringContaining(
+        'not evicted: ReplicaSet web-1 has 1 live pods, fewer than minReplicas 2: it is only resized in place',
+      ),
+    );
+  });
+
   it('keeps a resize when the annotation patch fails, as a recovered error', async () => {
     const at = now();
     const updater = fakeUpdater({
