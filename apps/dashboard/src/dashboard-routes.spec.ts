@@ -248,6 +248,23 @@ describe('dashboardRoutes', () => {
     });
   });
 
+  it.each([
+    ['gzip, deflate', 'gzip'],
+    ['identity', null],
+  ])(
+    'sends /api/workloads with Accept-Encoding %s encoded as %s, the same JSON',
+    async (accepted, encoding) => {
+      const response = await get('/api/workloads', {
+        headers: { 'accept-encoding': accepted },
+      });
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(response.headers.get('vary')).toBe('Accept-Encoding');
+      expect(
+        ((await response.json()) as { workloads: unknown[] }).workloads,
+      ).toHaveLength(workloads.length);
+    },
+  );
+
   it('gives a null sampledAt before the first sample', async () => {
     lastSampleMs = undefined;
     const body = (await (await get('/api/workloads')).json()) as {

@@ -17,6 +17,7 @@ import {
 import { describeError } from '@tandem/kube';
 import type { QueryRange } from '@tandem/prometheus-api';
 import { DASHBOARD_CSS, DASHBOARD_JS } from './assets.js';
+import { encodedJson } from './encoded-json.js';
 
 /**
  * No inline script or style, nothing from elsewhere: what a cluster string could smuggle
@@ -88,8 +89,12 @@ export function dashboardRoutes(options: DashboardRoutesOptions): Router {
       fleetPage(sampler.summaries(), { namespace, sort, descending, page }),
     );
   });
-  router.get('/api/workloads', (_request, response) => {
-    response.type('json').send(workloadsJson(sampler));
+  router.get('/api/workloads', (request, response) => {
+    const body = encodedJson(workloadsJson(sampler));
+    response.vary('Accept-Encoding').type('json');
+    if (request.acceptsEncodings('gzip') === 'gzip')
+      response.set('Content-Encoding', 'gzip').send(body.gzip);
+    else response.send(body.identity);
   });
   router.get(
     [

@@ -21,6 +21,7 @@ import {
 import { opsRouter, startFlaggedApp } from '@tandem/serving';
 import { healthy, unhealthy } from '@tandem/telemetry';
 import { dashboardRoutes } from './dashboard-routes.js';
+import { encodedJson } from './encoded-json.js';
 import { parseFlags } from './flags.js';
 import { exportHistory } from './history-export.js';
 import { prometheusHistory } from './prometheus-history.js';
@@ -165,8 +166,8 @@ export async function main(
     while (!stopping.signal.aborted) {
       const started = Date.now();
       await sampler.sample().catch(recovered('sample'));
-      // Written here, once a sample, so no request waits for it.
-      workloadsJson(sampler);
+      // Written and encoded here, once a sample, so no request waits for it.
+      encodedJson(workloadsJson(sampler));
       await sleep(
         Math.max(0, flags.sampleIntervalMs - (Date.now() - started)),
         undefined,

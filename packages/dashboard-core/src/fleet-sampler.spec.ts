@@ -328,3 +328,31 @@ describe('fleetSampler', () => {
     expect(cluster.errors.map((e) => e.what)).toEqual(['target']);
   });
 });
+
+describe('fleetSampler on a large fleet', () => {
+  it('samples a slice at a time, letting the event loop turn in between, and keeps every workload', async () => {
+    const cluster = new FakeCluster();
+    const names = Array.from({ length: 250 }, (_, i) => `w${i}`);
+    cluster.hpaList = names.map((name) => hpa('shop', name, name));
+    const sampler = fleetSampler(cluster, timings, clock());
+    // Runs once each turn of the event loop until the sample ends: a sample made of
+    // promises alone would end before its first run.
+    let done = false;
+    let turnsDuring = 0;
+    const probe = () => {
+      if (done) return;
+      turnsDuring += 1;
+      setImmediate(probe);
+    };
+    setImmediate(probe);
+    await sampler.sample();
+    done = true;
+    expect(turnsDuring).toBe(2);
+    expect(
+      sampler
+        .summaries()
+        .map((summary) => summary.name)
+        .sort(),
+    ).toEqual([...names].sort());
+  });
+});

@@ -1,3 +1,4 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent, request } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -8,8 +9,8 @@ export interface LoadRequest {
   method?: 'GET' | 'POST';
   body?: string;
   headers: Record<string, string>;
-  /** CA bundle the server's certificate chains to. */
-  ca: string;
+  /** CA bundle the server's certificate chains to; none for an `http:` URL. */
+  ca?: string;
   /** A client certificate and its key (PEM), for a server that authenticates the peer. */
   cert?: string;
   key?: string;
@@ -33,7 +34,7 @@ export interface LoadResult {
 }
 
 /**
- * An open-loop HTTPS load at a fixed rate. Each request's latency counts from the moment it
+ * An open-loop HTTPS (or plain HTTP) load at a fixed rate. Each request's latency counts from the moment it
  * was due, not from when it was sent, so a server (or a load generator) that falls behind
  * shows in the percentiles instead of quietly lowering the rate: the "coordinated omission"
  * that closed-loop tools report as good news. Latency is measured with a sub-millisecond
@@ -112,7 +113,9 @@ export async function closedLoopLoad(
   };
 }
 
-function loadAgent(options: LoadRequest): Agent {
+function loadAgent(options: LoadRequest): HttpAgent {
+  if (options.url.startsWith('http:'))
+    return new HttpAgent({ keepAlive: true, maxSockets: options.connections });
   return new Agent({
     keepAlive: true,
     maxSockets: options.connections,
@@ -122,9 +125,9 @@ function loadAgent(options: LoadRequest): Agent {
   });
 }
 
-function send(agent: Agent, options: LoadRequest): Promise<boolean> {
+function send(agent: HttpAgent, options: LoadRequest): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(
+    const outgoing = (options.url.startsWith('http:') ? httpRequest : request)(
       options.url,
       { method: options.method ?? 'POST', agent, headers: options.headers },
       (response) => {

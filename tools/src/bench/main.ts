@@ -6,6 +6,7 @@ import { findWorkspaceRoot } from '../workspace-root.js';
 import { admissionWebhookFigures } from './admission-webhook.bench.js';
 import { cliFigures } from './cli.bench.js';
 import { dashboardFigures } from './dashboard.bench.js';
+import { dashboardServedFigures } from './dashboard-served.bench.js';
 import { goSideBySideFigures } from './go-side-by-side.bench.js';
 import { histogramFigures } from './histogram.bench.js';
 import { metricsAdapterScaleFigures } from './metrics-adapter-scale.bench.js';
@@ -36,6 +37,7 @@ const groups: [string, () => Promise<Figure[]>][] = [
   ['metrics-adapter', () => metricsAdapterFigures(root)],
   ['metrics-adapter-scale', () => metricsAdapterScaleFigures(root)],
   ['dashboard', dashboardFigures],
+  ['dashboard-served', () => dashboardServedFigures(root)],
 ];
 const only = process.argv.slice(2);
 const unknown = only.filter(

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
 
 /** Runs one function under tinybench and returns its median latency in milliseconds. */
@@ -70,4 +71,15 @@ export async function medianOfRuns(
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** The resident set of a process now (VmRSS) or at its largest (VmHWM), in bytes. */
+export function residentBytes(
+  pid: number | undefined,
+  field: 'VmRSS' | 'VmHWM',
+): number {
+  const status = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8');
+  const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
+  if (kib === undefined) throw new Error(`no ${field} for process ${pid}`);
+  return Number(kib) * 1024;
 }

@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CertificateFiles } from '@tandem/serving';
+import { residentBytes } from './measure.js';
 import { scrapeValue } from './metrics-adapter.bench.js';
 import { podAt, type ClusterShape } from './realistic-cluster.js';
 import type { Figure } from './report.js';
@@ -177,17 +178,6 @@ async function footprint(
   } finally {
     await cluster.close();
   }
-}
-
-/** The resident set of a process now (VmRSS) or at its largest (VmHWM), in bytes. */
-function residentBytes(
-  pid: number | undefined,
-  field: 'VmRSS' | 'VmHWM',
-): number {
-  const status = readFileSync(`/proc/${pid ?? 'self'}/status`, 'utf8');
-  const kib = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)?.[1];
-  if (kib === undefined) throw new Error(`no ${field} for process ${pid}`);
-  return Number(kib) * KIB;
 }
 
 /** The mean JSON size of a sample of the stand-in's pods (bytes). */

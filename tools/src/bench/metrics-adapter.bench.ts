@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import {
 import { requireEnv } from './recommender-startup.bench.js';
 import type { Figure } from './report.js';
 import {
+  getText,
   loopbackCertificates,
   startServedApp,
   stopServedApp,
@@ -373,17 +373,7 @@ export async function scrapeValue(
   opsUrl: string,
   name: string,
 ): Promise<number> {
-  const text = await new Promise<string>((resolve, reject) => {
-    httpRequest(`${opsUrl}/metrics`, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve(body));
-      response.on('error', reject);
-    })
-      .on('error', reject)
-      .end();
-  });
+  const text = await getText(`${opsUrl}/metrics`);
   const match = new RegExp(`^${name} (\\S+)`, 'm').exec(text);
   if (match?.[1] === undefined)
     throw new Error(`no ${name} in the metrics adapter's /metrics`);

@@ -164,13 +164,31 @@ export function replicaSetAt(shape: ClusterShape, index: number): V1ReplicaSet {
 
 const TEMPLATE_HASH = '7d9f8c6b5';
 
+/** The indexes of the pods in `namespace` (`team-<n>`), in order. */
+export function podIndexesOf(shape: ClusterShape, namespace: string): number[] {
+  const indexes: number[] = [];
+  const first = Number(namespace.replace(/^team-/, ''));
+  for (let set = first; set < shape.replicaSets; set += shape.namespaces)
+    for (
+      let pod = firstPodOf(shape, set);
+      pod < firstPodOf(shape, set + 1);
+      pod += 1
+    )
+      indexes.push(pod);
+  return indexes;
+}
+
 function replicaSetIndexOf(shape: ClusterShape, pod: number): number {
   return Math.floor((pod * shape.replicaSets) / shape.pods);
 }
 
+/** The first pod of ReplicaSet `set`: pods are spread evenly, in order. */
+function firstPodOf(shape: ClusterShape, set: number): number {
+  return Math.ceil((set * shape.pods) / shape.replicaSets);
+}
+
 function podsOf(shape: ClusterShape, set: number): number {
-  const first = (s: number) => Math.ceil((s * shape.pods) / shape.replicaSets);
-  return first(set + 1) - first(set);
+  return firstPodOf(shape, set + 1) - firstPodOf(shape, set);
 }
 
 function names(

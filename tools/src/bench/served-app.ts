@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { request } from 'node:http';
+import { get, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createCertificateAuthority,
@@ -43,6 +43,7 @@ export async function startServedApp({
   bin,
   args,
   serverMessage,
+  opsMessage = 'ops server listening',
   readyTimeoutMs = 60_000,
 }: {
   what: string;
@@ -50,6 +51,8 @@ export async function startServedApp({
   bin: string;
   args: string[];
   serverMessage: string;
+  /** The log line of the server of /readyz: the dashboard serves it beside its pages. */
+  opsMessage?: string;
   readyTimeoutMs?: number;
 }): Promise<ServedApp> {
   const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
@@ -63,11 +66,12 @@ export async function startServedApp({
     output
       .split('\n')
       .filter((line) => line.includes(`"msg":"${message}"`))
-      .map((line) => JSON.parse(line) as { url: string })[0]?.url;
+      .map((line) => JSON.parse(line) as { url: string })[0]
+      ?.url.replace(/\/$/, '');
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     const serverUrl = logged(serverMessage);
-    const opsUrl = logged('ops server listening');
+    const opsUrl = logged(opsMessage);
     if (
       serverUrl !== undefined &&
       opsUrl !== undefined &&
@@ -104,5 +108,21 @@ function ready(opsUrl: string): Promise<boolean> {
     })
       .on('error', () => resolve(false))
       .end();
+  });
+}
+
+/** A GET's body; rejects unless the answer is 200. */
+export function getText(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(url, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () =>
+        response.statusCode === 200
+          ? resolve(body)
+          : reject(new Error(`${url}: HTTP ${response.statusCode}: ${body}`)),
+      );
+    }).on('error', reject);
   });
 }

@@ -8,6 +8,12 @@ import {
 import type { AddressInfo } from 'node:net';
 import { KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { podAt, replicaSetAt, type ClusterShape } from './realistic-cluster.js';
+import {
+  deploymentAt,
+  hpaAt,
+  podMetricsOf,
+  vpaAt,
+} from './stand-in-workloads.js';
 
 /** Every list answers at this resourceVersion: nothing changes while a benchmark runs. */
 const RESOURCE_VERSION = '1000';
@@ -41,12 +47,18 @@ export interface StandInCluster {
  */
 export async function startStandInCluster({
   shape,
-  requestheaderCaPem,
+  requestheaderCaPem = '',
   kubeconfigFile,
+  workloads = false,
 }: {
   shape: ClusterShape;
-  requestheaderCaPem: string;
+  requestheaderCaPem?: string;
   kubeconfigFile: string;
+  /**
+   * Also what a dashboard reads: each ReplicaSet's Deployment with a VPA and an HPA
+   * (`stand-in-workloads.ts`), no events, and metrics.k8s.io's pod usage per namespace.
+   */
+  workloads?: boolean;
 }): Promise<StandInCluster> {
   const collections = new Map<string, Collection>([
     [
@@ -79,12 +91,31 @@ export async function startStandInCluster({
         at: () => authenticationConfigMap(requestheaderCaPem),
       },
     ],
+    ...(workloads ? workloadCollections(shape) : []),
   ]);
+  // Usage holds still, and making 6,000 pods at each sample would stall the load
+  // generator that shares this process: each namespace's answer is written once.
+  const podMetricsAnswers = new Map<string, string>();
+  const podMetricsText = (namespace: string): string => {
+    const text =
+      podMetricsAnswers.get(namespace) ??
+      JSON.stringify(podMetricsOf(shape, namespace));
+    podMetricsAnswers.set(namespace, text);
+    return text;
+  };
   const unexpected: string[] = [];
   const watches = new Set<ServerResponse>();
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://stand-in');
     const collection = collections.get(url.pathname);
+    const metricsOf = workloads
+      ? POD_METRICS_PATH.exec(url.pathname)?.[1]
+      : undefined;
+    if (request.method === 'GET' && metricsOf !== undefined) {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(podMetricsText(metricsOf));
+      return;
+    }
     if (request.method !== 'GET' || collection === undefined) {
       unexpected.push(`${request.method ?? '?'} ${request.url ?? ''}`);
       answerStatus(response, 404, `${url.pathname} is not served here`);
@@ -117,6 +148,38 @@ export async function startStandInCluster({
       await once(server, 'close');
     },
   };
+}
+
+const POD_METRICS_PATH =
+  /^\/apis\/metrics\.k8s\.io\/v1beta1\/namespaces\/([^/]+)\/pods$/;
+
+function workloadCollections(shape: ClusterShape): [string, Collection][] {
+  const perWorkload = (
+    kind: string,
+    apiVersion: string,
+    at: Collection['at'],
+  ): Collection => ({ kind, apiVersion, count: shape.replicaSets, at });
+  return [
+    [
+      '/apis/apps/v1/deployments',
+      perWorkload('Deployment', 'apps/v1', (index) =>
+        deploymentAt(shape, index),
+      ),
+    ],
+    [
+      '/apis/autoscaling.k8s.io/v1/verticalpodautoscalers',
+      perWorkload('VerticalPodAutoscaler', 'autoscaling.k8s.io/v1', (index) =>
+        vpaAt(shape, index),
+      ),
+    ],
+    [
+      '/apis/autoscaling/v2/horizontalpodautoscalers',
+      perWorkload('HorizontalPodAutoscaler', 'autoscaling/v2', (index) =>
+        hpaAt(shape, index),
+      ),
+    ],
+    ['/api/v1/events', empty('Event', 'v1')],
+  ];
 }
 
 function empty(kind: string, apiVersion: string): Collection {
