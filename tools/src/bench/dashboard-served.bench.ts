@@ -28,9 +28,10 @@ interface WorkloadsAnswer {
  * against an in-process API server stand-in holding 2,000 workloads (100 namespaces, each
  * a Deployment of 3 pods with a VPA and an HPA on Tandem's metric; see
  * `stand-in-workloads.ts`), sampling every 15 s while GETs arrive at 20 a second on 4
- * keep-alive connections for 30 s, asking for no compression (as curl does). Latency counts from each request's due time (open
- * loop). The first answer must hold every workload with a native-equivalent figure, so the
- * figure is the real answer's. Also its resident set and used heap after the load.
+ * keep-alive connections for 30 s, asking for no compression (as curl does). Latency
+ * counts from each request's due time (open loop). The first answer must hold every
+ * workload with a native-equivalent figure, so the figure is the real answer's. Also its
+ * resident set, used heap and memory outside the heap after the load.
  */
 export async function dashboardServedFigures(root: string): Promise<Figure[]> {
   const app = join(root, 'apps', 'dashboard');
