@@ -270,6 +270,31 @@ describeLocal(
       });
       expect(state.state?.memoryMax?.value).toBe(USAGE.memory);
       expect(state.state?.lastMemoryBytes).toBe(USAGE.memory);
+      // tandem's rides in its checkpoint too: the history clock (no gap yet, so nothing
+      // skipped) and the recommendation its hold band compares the next ones with.
+      const tandemText = await waitFor(
+        `checkpoint ${namespace}/tandem-app with the ${STRATEGY_STATE_ANNOTATION} annotation`,
+        async () =>
+          (await vpas.readCheckpoint('tandem-app'))?.metadata.annotations?.[
+            STRATEGY_STATE_ANNOTATION
+          ],
+        { timeoutMs: 60_000 },
+        async () => `recommender output tail:\n${recommender.tail(15)}`,
+      );
+      expect(JSON.parse(tandemText)).toMatchObject({
+        version: 1,
+        strategy: 'tandem',
+        state: {
+          clock: { skippedMs: 0 },
+          held: {
+            target: recommended(
+              ANNOTATED['tandem'] ?? {},
+              SAMPLES_MS,
+              2 * MINUTE_MS,
+            ).amounts.target,
+          },
+        },
+      });
       // The others keep upstream's checkpoint only.
       expect(
         (await vpas.readCheckpoint('upstream-app'))?.metadata.annotations?.[

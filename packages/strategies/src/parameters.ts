@@ -14,6 +14,11 @@ export interface ParameterSpec {
   readonly min?: number;
   readonly max?: number;
   readonly summary: string;
+  /**
+   * The strategy's own fallback holds even where the recommender's upstream flag for this
+   * parameter is set (see vpaStrategy): for strategies whose rule is a different number.
+   */
+  readonly ownFallback?: boolean;
 }
 
 export type ParameterSpecs = Readonly<Record<string, ParameterSpec>>;

@@ -33,13 +33,18 @@ export const tandem: StrategyDefinition = {
     'upstream without its zero-peak quirk, history that waits out gaps, p75 CPU, p80 memory +5 %, a 15 % hold band',
   parameters: {
     ...upstream.parameters,
-    'target-cpu-percentile': percentileParameter(0.75, 'CPU usage histogram'),
-    'target-memory-percentile': percentileParameter(
-      0.8,
-      'daily memory peaks histogram',
-    ),
+    // Its own numbers, whatever the recommender's upstream flags say (ownFallback).
+    'target-cpu-percentile': {
+      ...percentileParameter(0.75, 'CPU usage histogram'),
+      ownFallback: true,
+    },
+    'target-memory-percentile': {
+      ...percentileParameter(0.8, 'daily memory peaks histogram'),
+      ownFallback: true,
+    },
     margin: {
       ...MARGIN_PARAMETER,
+      ownFallback: true,
       fallback: 0.05,
       summary: "memory's margin (0.05 = 5 %)",
     },

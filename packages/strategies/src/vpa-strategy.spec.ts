@@ -37,17 +37,30 @@ describe('vpaStrategy', () => {
   });
 
   it('lets the flags replace the fallbacks, and annotations the flags', () => {
-    const fallbacks = { margin: 0.3, 'target-cpu-percentile': 0.95 };
+    const fallbacks = {
+      margin: 0.3,
+      'target-cpu-percentile': 0.95,
+      'oom-bump-up-ratio': 1.5,
+    };
     expect(strategyOf({}, 'upstream', fallbacks).parameters).toMatchObject(
       fallbacks,
     );
     expect(
       strategyOf(
-        { [STRATEGY_ANNOTATION]: 'tandem', 'tandem.dev/margin': '0' },
+        { [STRATEGY_ANNOTATION]: 'autopilot', 'tandem.dev/margin': '0' },
         'upstream',
         fallbacks,
       ).parameters,
-    ).toMatchObject({ margin: 0, 'target-cpu-percentile': 0.95 });
+    ).toMatchObject({ margin: 0, 'oom-bump-up-ratio': 1.5 });
+    // tandem keeps its own percentiles and margin (ownFallback), takes the OOM bump-up flag.
+    expect(
+      strategyOf({ [STRATEGY_ANNOTATION]: 'tandem' }, 'upstream', fallbacks)
+        .parameters,
+    ).toMatchObject({
+      margin: 0.05,
+      'target-cpu-percentile': 0.75,
+      'oom-bump-up-ratio': 1.5,
+    });
     // vivo has neither knob: the flags do not reach it.
     expect(
       strategyOf({ [STRATEGY_ANNOTATION]: 'vivo' }, 'upstream', fallbacks)

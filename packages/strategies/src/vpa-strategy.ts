@@ -23,7 +23,9 @@ export const TANDEM_PREFIX = 'tandem.dev/';
  * with the recommender's `--default-strategy`, which the webhook cannot see. `fallbacks`
  * replace the definition's own fallbacks for the parameters it has: the recommender's
  * upstream flags (`--target-cpu-percentile`, `--recommendation-margin-fraction`, ...) stay
- * in force for every VPA that does not annotate them. Never throws.
+ * in force for every VPA that does not annotate them, except for parameters whose
+ * strategy keeps its own number (`ownFallback`: tandem's percentiles and margin). Never
+ * throws.
  */
 export function vpaStrategy(
   annotations: Readonly<Record<string, string>> | undefined,
@@ -56,7 +58,8 @@ export function vpaStrategy(
   const withFallbacks: Record<string, string> = {};
   for (const [name, value] of Object.entries(fallbacks)) {
     const spec = parameters[name];
-    if (spec !== undefined) withFallbacks[name] = parameterText(spec, value);
+    if (spec !== undefined && spec.ownFallback !== true)
+      withFallbacks[name] = parameterText(spec, value);
   }
   const configured = configureStrategy(found.definition, {
     ...withFallbacks,

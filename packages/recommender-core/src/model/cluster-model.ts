@@ -7,7 +7,7 @@ import {
   type ResourceAmounts,
   StaleOomError,
 } from '@tandem/estimators';
-import { decodeStrategyState } from '@tandem/strategies';
+import { decodeStrategyState, type HistoryClock } from '@tandem/strategies';
 import { CheckpointError, GO_ZERO_TIME_MS } from '@tandem/histogram';
 import {
   ContainerScalingMode,
@@ -75,6 +75,12 @@ interface ContainerFeeds {
   readonly bump: OomBump | undefined;
   /** The own states of the strategies (of every VPA selecting it) that keep one. */
   readonly live: readonly ContainerLiveState[];
+  /**
+   * The clock its controlling VPA's strategy ages the history by (tandem's, see
+   * HistoryClock); undefined: real time, as upstream. Samples and OOM kills are filed at
+   * its time, so the aggregate and its checkpoint live in history time.
+   */
+  readonly clock: HistoryClock | undefined;
 }
 
 type OomBump = Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>;
@@ -83,6 +89,7 @@ type OomBump = Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>;
 const NO_FEEDS: ContainerFeeds = Object.freeze({
   bump: undefined,
   live: Object.freeze([]),
+  clock: undefined,
 });
 
 interface TrackedPod {
@@ -106,6 +113,8 @@ interface TrackedAggregate {
   readonly labels: Labels;
   readonly labelText: string;
   readonly state: AggregateContainerState;
+  /** The clock of the containers feeding it (see ContainerFeeds), for its expiry. */
+  clock: HistoryClock | undefined;
 }
 
 /** Phases after which a pod no longer runs, so its aggregates stop being "contributive". */
@@ -189,6 +198,7 @@ export class ClusterModel {
       );
       const feeds = this.feedsOf(vpas, name);
       if (kept !== undefined && held?.state === kept.state.aggregate) {
+        held.clock = feeds.clock;
         kept.memoryRequestBytes = memoryRequestBytes;
         kept.declared = declared;
         kept.feeds = feeds;
@@ -202,12 +212,13 @@ export class ClusterModel {
         labelText,
         nowMs,
       );
+      aggregate.clock = feeds.clock;
       // tandem is upstream without the zero-peak quirk (packages/strategies/src/tandem.ts):
       // the option lives in the container's bookkeeping, so it is set when that starts.
       const zeroPeakIgnoresWindow =
         vpas[0]?.strategy.strategy.name !== 'tandem';
       containers.set(name, {
-        state: new ContainerState(aggregate, { zeroPeakIgnoresWindow }),
+        state: new ContainerState(aggregate.state, { zeroPeakIgnoresWindow }),
         memoryRequestBytes,
         declared,
         feeds,
@@ -260,7 +271,12 @@ export class ClusterModel {
     const found = this.findContainer(namespace, podName, containerName);
     if ('error' in found) return found.error;
     try {
-      const used = found.container.state.addSample(sample);
+      const { clock } = found.container.feeds;
+      const used = found.container.state.addSample(
+        clock === undefined
+          ? sample
+          : { ...sample, timeMs: clock.sample(sample.timeMs) },
+      );
       if (used)
         for (const { state } of found.container.feeds.live)
           if (sample.resource === 'cpu')
@@ -307,7 +323,11 @@ export class ClusterModel {
     const { state, memoryRequestBytes, feeds } = found.container;
     const requested = requestedMemoryBytes ?? memoryRequestBytes;
     try {
-      const filedMemoryBytes = state.recordOom(timeMs, requested, feeds.bump);
+      const filedMemoryBytes = state.recordOom(
+        feeds.clock?.sample(timeMs) ?? timeMs,
+        requested,
+        feeds.bump,
+      );
       for (const live of feeds.live) live.state.recordOom(timeMs, requested);
       return { ok: true, filedMemoryBytes };
     } catch (error) {
@@ -518,15 +538,18 @@ export class ClusterModel {
    * Live containers of the pods the VPA selects, with their current memory window, so the
    * checkpoint writer can leave the window's peak out.
    */
-  liveContainersOfVpa(
-    vpaKey: string,
-  ): { readonly containerName: string; readonly state: ContainerState }[] {
+  liveContainersOfVpa(vpaKey: string): {
+    readonly containerName: string;
+    readonly state: ContainerState;
+    /** The clock its window's times are on; undefined: real time. */
+    readonly clock: HistoryClock | undefined;
+  }[] {
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return [];
     const live = [];
     for (const [, pod] of this.selectedBy(this.pods, vpa)) {
-      for (const [containerName, { state }] of pod.containers) {
-        live.push({ containerName, state });
+      for (const [containerName, { state, feeds }] of pod.containers) {
+        live.push({ containerName, state, clock: feeds.clock });
       }
     }
     return live;
@@ -551,10 +574,11 @@ export class ClusterModel {
     this.collections += 1;
     const contributive = this.contributiveAggregateKeys();
     let removed = 0;
-    for (const [key, { state }] of this.aggregates) {
+    for (const [key, { state, clock }] of this.aggregates) {
+      // An aggregate on a history clock expires after as long a silence as any other.
       if (
         (state.isEmpty() && !contributive.has(key)) ||
-        state.isExpired(nowMs)
+        state.isExpired(clock?.at(nowMs) ?? nowMs)
       ) {
         this.aggregates.delete(key);
         removed += 1;
@@ -589,7 +613,7 @@ export class ClusterModel {
     labels: Labels,
     labelText: string,
     nowMs: number,
-  ): AggregateContainerState {
+  ): TrackedAggregate {
     const key = aggregateKey(namespace, containerName, labelText);
     let aggregate = this.aggregates.get(key);
     if (aggregate === undefined) {
@@ -599,10 +623,11 @@ export class ClusterModel {
         labels,
         labelText,
         state: new AggregateContainerState(nowMs, this.aggregation),
+        clock: undefined,
       };
       this.aggregates.set(key, aggregate);
     }
-    return aggregate.state;
+    return aggregate;
   }
 
   /** The VPAs selecting a pod, in key order: the first one's strategy controls its bookkeeping. */
@@ -635,6 +660,7 @@ export class ClusterModel {
     const ratio = parameters['oom-bump-up-ratio'];
     const minimum = parameters['oom-min-bump-up'];
     const live = [];
+    let clock: HistoryClock | undefined;
     for (const vpa of vpas) {
       const state = liveStateOf(
         vpa.object,
@@ -642,7 +668,9 @@ export class ClusterModel {
         containerName,
         this.strategies,
       );
-      if (state !== undefined) live.push(state);
+      if (state === undefined) continue;
+      live.push(state);
+      if (vpa === first) clock = state.state.clock;
     }
     // The aggregate's own bump-up unless the strategy's differs: most containers then
     // share one empty value (50,000 of them in the recommender-cycle bench).
@@ -653,7 +681,9 @@ export class ClusterModel {
         minimum !== this.aggregation.oomMinBumpUpBytes)
         ? { oomBumpUpRatio: ratio, oomMinBumpUpBytes: minimum }
         : undefined;
-    return bump === undefined && live.length === 0 ? NO_FEEDS : { bump, live };
+    return bump === undefined && live.length === 0
+      ? NO_FEEDS
+      : { bump, live, clock };
   }
 
   private isSelectedByAnyVpa(namespace: string, labels: Labels): boolean {

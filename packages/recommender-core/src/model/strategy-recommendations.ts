@@ -16,8 +16,9 @@ import type { TrackedVpa } from './tracked-vpa.js';
  * Per container, what the VPA's strategy recommends from `aggregates` (upstream's merged
  * history, Off and empty containers already left out) at `nowMs`:
  * - upstream and tandem: upstream's estimator chain with the VPA's percentiles and margin
- *   over `base` (the flags); tandem differs in how its containers filed memory peaks and
- *   in CPU's own margin (`cpu-margin`);
+ *   over `base` (the flags); tandem differs in how its containers filed memory peaks (at
+ *   its history clock's times, without the zero-peak quirk), in CPU's own margin
+ *   (`cpu-margin`), and holds what it gave within its band through its live state;
  * - vivo: upstream's numbers shaped by vivo's rules against what the pods declared, with
  *   the aggregate's history age (from its first sample) as vivo's "history";
  * - strategies with their own state (autopilot): that state, once it has a sample; a
@@ -59,11 +60,22 @@ export function strategyRecommendations(
     return own;
   }
   const cpuMargin = strategy.parameters['cpu-margin'];
-  return recommendContainers(
+  const fromHistory = recommendContainers(
     aggregates,
     withKnobs(base, strategy),
     typeof cpuMargin === 'number' ? cpuMargin : undefined,
   );
+  if (strategy.name !== 'tandem') return fromHistory;
+  // tandem holds what it gave within its band (holdWithinBand), in its live state.
+  for (const [name, recommendation] of fromHistory) {
+    const live = vpa.strategy.live.get(name);
+    if (live !== undefined)
+      fromHistory.set(
+        name,
+        live.state.recommend(nowMs, undefined, recommendation),
+      );
+  }
+  return fromHistory;
 }
 
 /**

@@ -27,9 +27,15 @@ export function checkpointsForVpa(
   const vpa = model.vpa(vpaKey);
   if (vpa === undefined || isFetchingHistory(vpa.object)) return [];
   const merged = model.mergedAggregatesForVpa(vpaKey);
-  for (const { containerName, state } of model.liveContainersOfVpa(vpaKey)) {
+  for (const { containerName, state, clock } of model.liveContainersOfVpa(
+    vpaKey,
+  )) {
     const aggregate = merged.get(containerName);
-    if (aggregate !== undefined && nowMs < state.windowEndMs) {
+    // The window is on the container's history clock when its strategy keeps one.
+    if (
+      aggregate !== undefined &&
+      (clock?.at(nowMs) ?? nowMs) < state.windowEndMs
+    ) {
       aggregate.subtractMemoryPeak(state.windowEndMs, state.currentPeakBytes);
     }
   }
