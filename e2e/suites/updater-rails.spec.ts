@@ -295,3 +295,95 @@ describeLocal('the updater on single-replica workloads, in place only', () => {
     expect(still && sameUid(still)).toBe(true);
   });
 });
+
+describeLocal(
+  'the updater never shrinks a memory limit in place under the working set',
+  () => {
+    beforeAll(async () => {
+      await installTandemCrds(kube);
+    });
+    afterEach(async () => {
+      await Promise.all(perTest.splice(0).map((process) => process.stop()));
+    });
+
+    it('keeps the memory limit of a pod using 400Mi when the recommendation would set 128Mi, applies the rest and says why', async () => {
+      const namespace = currentNamespace();
+      const pods = await runDeployment(kube, namespace, {
+        name: 'hungry',
+        replicas: 2,
+        cpuRequest: '100m',
+        memoryRequest: '512Mi',
+        memoryLimit: '512Mi',
+        initialUsage: { cpu: '100m', memory: '400Mi' },
+      });
+      // metrics-server serves kwok's usage at its next scrape: the rail reads it from there.
+      await waitFor(
+        'metrics.k8s.io to serve both pods’ working sets',
+        async () => {
+          const list = (await kube.customObjects.listNamespacedCustomObject({
+            group: 'metrics.k8s.io',
+            version: 'v1beta1',
+            namespace,
+            plural: 'pods',
+          })) as { items: { metadata: { name: string } }[] };
+          // The namespace holds the other tests' pods too.
+          const hungry = list.items.filter((item) =>
+            item.metadata.name.startsWith('hungry-'),
+          );
+          return hungry.length === 2 ? hungry : undefined;
+        },
+        { timeoutMs: 90_000, intervalMs: 2000 },
+      );
+      await vpas.createVpa('hungry', 'hungry', {
+        ...MANUAL_RECOMMENDER,
+        updatePolicy: { updateMode: 'InPlaceOrRecreate' },
+      });
+      await vpas.writeRecommendation(
+        'hungry',
+        appRecommendation(
+          ['300m', '250m', '400m'],
+          ['128Mi', '100Mi', '200Mi'],
+        ),
+      );
+      const updaterProcess = await updater();
+      const uids = new Set(pods.map((pod) => pod.metadata?.uid));
+
+      const resized = await waitFor(
+        'both pods resized in place: cpu 300m and memory request 128Mi, memory limit kept at 512Mi',
+        async () => {
+          const current = await listPods(kube, namespace, 'hungry');
+          return current.length === 2 &&
+            current.every(
+              (pod) =>
+                uids.has(pod.metadata?.uid) &&
+                cpuRequestOf(pod) === '300m' &&
+                pod.spec?.containers[0]?.resources?.requests?.['memory'] ===
+                  '128Mi',
+            )
+            ? current
+            : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 500 },
+        async () => updaterProcess.tail(15),
+      );
+      expect(
+        resized.map((pod) => pod.spec?.containers[0]?.resources?.limits),
+      ).toEqual([{ memory: '512Mi' }, { memory: '512Mi' }]);
+      const told = await waitFor(
+        'an InPlaceMemoryLimitKept event with the numbers',
+        async () => {
+          const [event] = await eventsAbout(
+            resized[0]?.metadata?.name ?? '',
+            'InPlaceMemoryLimitKept',
+          );
+          return event;
+        },
+        { timeoutMs: 15_000 },
+      );
+      expect(told.message).toContain(
+        'memory limit of container app kept at 512Mi instead of 128Mi: below its working set 400Mi plus headroom (at least 460Mi); the rest of the resize is applied',
+      );
+      expect(logged(updaterProcess, 'pod evicted')).toEqual([]);
+    });
+  },
+);

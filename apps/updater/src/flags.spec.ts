@@ -39,6 +39,7 @@ describe('updater flags', () => {
       allowSingleReplica: false,
       inPlaceForAuto: false,
       inPlaceBelowMinReplicas: false,
+      inPlaceMemoryLimitHeadroom: 0.15,
       verbosityLogLevel: 'info',
       ignoredFlags: [],
     });
@@ -109,8 +110,10 @@ describe('updater flags', () => {
         '--allow-single-replica',
         '--in-place-for-auto',
         '--in-place-below-min-replicas',
+        '--in-place-memory-limit-headroom=0.3',
       ]),
     ).toMatchObject({
+      inPlaceMemoryLimitHeadroom: 0.3,
       dryRun: true,
       allowSingleReplica: true,
       inPlaceForAuto: true,
@@ -189,6 +192,10 @@ describe('updater flags', () => {
   it.each([
     [['--eviction-tolerance=2'], /--eviction-tolerance .*0 to 1, got '2'/],
     [['--eviction-tolerance=-0.5'], /--eviction-tolerance .*got '-0.5'/],
+    [
+      ['--in-place-memory-limit-headroom=-0.1'],
+      /--in-place-memory-limit-headroom .*got '-0.1'/,
+    ],
     [['--no-such-flag'], /no-such-flag/],
     [['--feature-gates=Turbo=true'], /unknown feature gate 'Turbo'/],
     [['--feature-gates=InPlace=yes'], /InPlace must be true or false/],

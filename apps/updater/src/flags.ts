@@ -21,6 +21,7 @@ import {
   type ListenAddress,
 } from '@tandem/flags';
 import { DEFAULT_LIST_PAGE_SIZE } from '@tandem/kube';
+import { DEFAULT_IN_PLACE_MEMORY_LIMIT_HEADROOM } from '@tandem/update-decisions';
 import type { FeatureGates } from '@tandem/vpa-api';
 
 /** The updater's settings: upstream's updater flags, names and defaults, and Tandem's own. */
@@ -57,6 +58,11 @@ export interface UpdaterFlags extends LeaderElectionFlags, KubeApiRateFlags {
    * `tandem.dev/in-place-below-min-replicas: "true"` are resized in place, never evicted.
    */
   inPlaceBelowMinReplicas: boolean;
+  /**
+   * Tandem: an in-place resize keeps a memory limit it would set under the container's
+   * working set × (1 + this); 0.15 by default.
+   */
+  inPlaceMemoryLimitHeadroom: number;
   /** `--list-page-size` (Tandem's): objects a list page for the caches; 0: unpaginated. */
   listPageSize: number;
   verbosityLogLevel: 'info' | 'debug';
@@ -126,6 +132,10 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
         'allow-single-replica': { type: 'boolean', default: false },
         'in-place-for-auto': { type: 'boolean', default: false },
         'in-place-below-min-replicas': { type: 'boolean', default: false },
+        'in-place-memory-limit-headroom': {
+          type: 'string',
+          default: String(DEFAULT_IN_PLACE_MEMORY_LIMIT_HEADROOM),
+        },
         // Client-side rate limits of upstream's client, on every request (watches, reads,
         // writes); the evictions and resizes are paced by --eviction-rate-limit besides.
         'kube-api-qps': { type: 'string', default: '5' },
@@ -201,6 +211,11 @@ export function parseFlags(argv: readonly string[]): UpdaterFlags {
     allowSingleReplica: values['allow-single-replica'],
     inPlaceForAuto: values['in-place-for-auto'],
     inPlaceBelowMinReplicas: values['in-place-below-min-replicas'],
+    inPlaceMemoryLimitHeadroom: parseNumberIn(
+      values['in-place-memory-limit-headroom'],
+      'in-place-memory-limit-headroom',
+      0,
+    ),
     verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),
     ignoredFlags: ignoredKlogFlags(values),
   };

@@ -7,8 +7,11 @@ import {
   kubeConnectionOf,
   httpStatusOf,
   indexByNamespace,
+  kubeGetJson,
   limitRequestRate,
+  podMetricsSource,
   TokenBucket,
+  type PodContainerUsage,
 } from '@tandem/kube';
 import { loadKubeConfig, startLeadership } from '@tandem/kube/clients';
 import {
@@ -147,6 +150,11 @@ export async function main(
     limitRanges: (namespace) =>
       limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
     configuredReplicas,
+    inPlaceMemoryLimitHeadroom: flags.inPlaceMemoryLimitHeadroom,
+    memoryWorkingSets: async (namespace) =>
+      workingSetsByPod(
+        (await podMetricsSource(kubeGetJson(connection), namespace)()).usages,
+      ),
     settings: {
       featureGates: flags.featureGates,
       thresholds: {
@@ -226,4 +234,17 @@ export async function main(
   await Promise.all([caches.stop(), ops.close()]);
   await telemetry.shutdown();
   return 0;
+}
+
+/** metrics.k8s.io usages as the memory-shrink rail reads them: bytes by pod, then container. */
+function workingSetsByPod(
+  usages: readonly PodContainerUsage[],
+): Map<string, Map<string, number>> {
+  const byPod = new Map<string, Map<string, number>>();
+  for (const usage of usages) {
+    const containers = byPod.get(usage.pod) ?? new Map<string, number>();
+    containers.set(usage.container, usage.memoryBytes);
+    byPod.set(usage.pod, containers);
+  }
+  return byPod;
 }

@@ -80,6 +80,14 @@ export {
   type InPlaceDecisionInput,
 } from './in-place-decision.js';
 export {
+  DEFAULT_IN_PLACE_MEMORY_LIMIT_HEADROOM,
+  describeMemoryLimitKept,
+  guardMemoryShrink,
+  type GuardedResize,
+  type MemoryLimitKept,
+  type MemoryLimitKeptReason,
+} from './memory-shrink-rail.js';
+export {
   inPlaceResizePatch,
   inPlaceUpdatedAnnotationPatch,
 } from './resize-patch.js';

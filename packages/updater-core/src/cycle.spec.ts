@@ -30,6 +30,16 @@ const WEB = { vpa_name: 'web', vpa_namespace: 'demo' };
  */
 const FOUR = ['200m', '100m', '4', '50m'];
 
+/** The resize of container `app` to the default target's requests (1 CPU, 1Gi). */
+const REQUESTS_TO_TARGET = [
+  { op: 'add', path: '/spec/containers/0/resources/requests/cpu', value: '1' },
+  {
+    op: 'add',
+    path: '/spec/containers/0/resources/requests/memory',
+    value: '1Gi',
+  },
+];
+
 /**
  * VPA `web` over an OpenKruise CloneSet `web`, which creates its four pods (`FOUR`) itself;
  * the CloneSet is their top-most controller.
@@ -366,18 +376,7 @@ describe('runUpdaterCycle: in-place updates', () => {
       {
         action: 'resize',
         pod: 'demo/web-1-0',
-        patch: [
-          {
-            op: 'add',
-            path: '/spec/containers/0/resources/requests/cpu',
-            value: '1',
-          },
-          {
-            op: 'add',
-            path: '/spec/containers/0/resources/requests/memory',
-            value: '1Gi',
-          },
-        ],
+        patch: REQUESTS_TO_TARGET,
       },
       {
         action: 'annotate',
@@ -450,6 +449,71 @@ describe('runUpdaterCycle: in-place updates', () => {
         'not evicted: ReplicaSet web-1 has 1 live pods, fewer than minReplicas 2: it is only resized in place',
       ),
     );
+  });
+
+  it('keeps a memory limit out of a resize that would shrink it under the working set, applies the rest and says why', async () => {
+    const at = now();
+    const pods = replicaSetPods(['100m', '200m'], at).map((pod) => {
+      const [app] = pod.spec.containers;
+      if (app !== undefined)
+        app.resources = {
+          requests: {
+            cpu: app.resources?.requests?.['cpu'] ?? '',
+            memory: '2Gi',
+          },
+          limits: { memory: '2Gi' },
+        };
+      return pod;
+    });
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web', { mode: UpdateMode.InPlaceOrRecreate })],
+      pods,
+      workingSets: { 'web-1-0': { app: 1000 * 1024 * 1024 } },
+    });
+
+    expect(await updater.run(at)).toMatchObject({ resized: 1, errors: 0 });
+    expect(updater.actions.calls[0]?.patch).toEqual(REQUESTS_TO_TARGET);
+    const kept = updater.events.filter(
+      (event) => event.reason === 'InPlaceMemoryLimitKept',
+    );
+    expect(kept.map((event) => event.message)).toEqual([
+      'Not updated to the recommendation of VPA demo/web (app: cpu 100m -> 1, memory 2Gi -> 1Gi): memory limit of container app kept at 2Gi instead of 1Gi: below its working set 1000Mi plus headroom (at least 1150Mi); the rest of the resize is applied.',
+    ]);
+    expect(
+      await updater.metric('tandem_updater_in_place_memory_limits_kept_total', {
+        reason: 'below-working-set',
+      }),
+    ).toBe(1);
+    expect(updater.metricsReads).toEqual(['demo']);
+  });
+
+  it('shrinks no memory limit when the metrics cannot be read, as a recovered error once a namespace', async () => {
+    const at = now();
+    const pods = replicaSetPods(['100m', '200m'], at).map((pod) => {
+      const [app] = pod.spec.containers;
+      if (app !== undefined) app.resources = { limits: { memory: '2Gi' } };
+      return pod;
+    });
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web', { mode: UpdateMode.InPlaceOrRecreate })],
+      pods,
+      settings: { restriction: { evictionTolerance: 1 } },
+      workingSets: new Error('metrics.k8s.io is down'),
+    });
+
+    expect(await updater.run(at)).toMatchObject({ resized: 2 });
+    expect(
+      updater.actions.calls
+        .filter((call) => call.action === 'resize')
+        .flatMap((call) => call.patch ?? [])
+        .filter((operation) => operation.path.includes('/limits/memory')),
+    ).toEqual([]);
+    expect(updater.recovered.map(({ kind }) => kind)).toEqual(['pod-metrics']);
+    expect(
+      await updater.metric('tandem_updater_in_place_memory_limits_kept_total', {
+        reason: 'working-set-unknown',
+      }),
+    ).toBe(2);
   });
 
   it('keeps a resize when the annotation patch fails, as a recovered error', async () => {

@@ -18,6 +18,7 @@ import {
   type TopMostControllerLookup,
 } from './pod-controllers.js';
 import { LeadershipGuard } from './leadership-guard.js';
+import { cycleMemoryRail, type NamespaceWorkingSets } from './memory-rail.js';
 import { vpaKey } from './pod-updates.js';
 import {
   updateVpa,
@@ -25,7 +26,15 @@ import {
   type VpaUpdateTally,
 } from './vpa-update.js';
 
-export interface UpdaterCycleContext extends VpaUpdateContext {
+export interface UpdaterCycleContext
+  extends Omit<VpaUpdateContext, 'memoryRail'> {
+  /** `--in-place-memory-limit-headroom`: the memory-shrink rail's margin over the working set. */
+  inPlaceMemoryLimitHeadroom: number;
+  /**
+   * The working sets of a namespace's pods (metrics.k8s.io), read at most once a cycle per
+   * namespace, on its first in-place resize that lowers a memory limit; rejects when unreadable.
+   */
+  memoryWorkingSets(namespace: string): Promise<NamespaceWorkingSets>;
   /** `--updater-interval`: a cycle's deadline (no rate-limiter wait goes past it). */
   intervalMs: number;
   ignoredNamespaces: ReadonlySet<string>;
@@ -79,14 +88,20 @@ export async function runUpdaterCycle(
     errors: 0,
   };
   const guard = new LeadershipGuard(context.stillLeading);
-  const countingContext: UpdaterCycleContext = {
+  const recover: UpdaterCycleContext['recover'] = (kind, message, fields) => {
+    summary.errors += 1;
+    context.recover(kind, message, fields);
+  };
+  const countingContext: UpdaterCycleContext & VpaUpdateContext = {
     ...context,
     actions: guard.actions(context.actions),
     recordEvent: guard.recordEvent(context.recordEvent),
-    recover: (kind, message, fields) => {
-      summary.errors += 1;
-      context.recover(kind, message, fields);
-    },
+    recover,
+    memoryRail: cycleMemoryRail(
+      context.inPlaceMemoryLimitHeadroom,
+      context.memoryWorkingSets,
+      recover,
+    ),
   };
   const step = <T>(name: string, work: (span: Span) => T | Promise<T>) => {
     const stopTimer = context.metrics.executionLatency.startTimer({

@@ -25,6 +25,11 @@ export const UpdaterEventReason = {
   EvictionFailed: 'EvictionFailed',
   /** Warning: the resize was refused or the node cannot hold it. */
   InPlaceResizeFailed: 'InPlaceResizeFailed',
+  /**
+   * A memory limit left out of an in-place resize: it would fall under the container's
+   * working set plus headroom, or the working set is unknown (kubernetes/kubernetes#135670).
+   */
+  InPlaceMemoryLimitKept: 'InPlaceMemoryLimitKept',
 } as const;
 
 export type UpdaterEventReason =

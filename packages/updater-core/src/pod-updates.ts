@@ -24,6 +24,7 @@ import {
   tellNotUpdated,
   tellUpdated,
 } from './pod-events.js';
+import { guardedResizePatch, type MemoryRail } from './memory-rail.js';
 import type { PodEvaluation } from './pod-evaluations.js';
 import type { UpdaterMetrics } from './updater-metrics.js';
 
@@ -54,6 +55,8 @@ export interface PodUpdateContext {
   tracer: Tracer;
   logger: Logger;
   metrics: UpdaterMetrics;
+  /** Keeps memory limits an in-place resize would shrink under the working set. */
+  memoryRail: MemoryRail;
 }
 
 /**
@@ -191,7 +194,12 @@ export async function resizePod(
   const { vpa } = scope;
   const labels = { vpa_size_log2: scope.sizeLabel, ...vpaLabels(vpa) };
   const fields = { pod: podId(pod), vpa: vpaKey(vpa), reason };
-  const patch = scope.evaluate(pod).resizePatch();
+  const patch = await guardedResizePatch(
+    context,
+    scope,
+    pod,
+    scope.evaluate(pod).resizePatch(),
+  );
   if (patch.length === 0) {
     context.logger.debug(fields, 'nothing to resize');
     return 'nothing-to-resize';

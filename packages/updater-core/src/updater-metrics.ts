@@ -31,6 +31,8 @@ export interface UpdaterMetrics {
   abortedCycles: Counter<'reason'>;
   /** Tandem: what `--dry-run` would have done, by action. */
   dryRunActions: Counter<'action'>;
+  /** Tandem: memory limits the shrink rail left out of in-place resizes, by reason. */
+  inPlaceMemoryLimitsKept: Counter<'reason' | 'vpa_name' | 'vpa_namespace'>;
 }
 
 // A cycle takes milliseconds to seconds; its deadline is one interval (1 min by default).
@@ -145,6 +147,11 @@ export function updaterMetrics(registry: Registry): UpdaterMetrics {
       'tandem_updater_dry_run_actions_total',
       'Evictions and resizes --dry-run logged instead of doing, by action',
       ['action'],
+    ),
+    inPlaceMemoryLimitsKept: counter(
+      'tandem_updater_in_place_memory_limits_kept_total',
+      'Memory limits left out of in-place resizes because they would fall under the working set plus headroom, or the working set is unknown, by reason',
+      ['reason', ...perVpa],
     ),
   };
 }

@@ -302,6 +302,10 @@ export interface FakeUpdaterOptions {
   dryRun?: boolean;
   /** Default: a `FakePodActions`. */
   actions?: PodActions;
+  /** Default 0.15. */
+  inPlaceMemoryLimitHeadroom?: number;
+  /** Working sets in bytes by pod name, then container; an Error: metrics unreadable. */
+  workingSets?: Record<string, Record<string, number>> | Error;
 }
 
 /** A cycle context over in-memory objects, with real limiters, metrics and logger. */
@@ -319,6 +323,8 @@ export interface FakeUpdater {
   resolved: string[];
   /** Calls of `topMostController`, by `namespace/kind/name` of the pod's owner. */
   walked: string[];
+  /** Reads of `memoryWorkingSets`, by namespace. */
+  metricsReads: string[];
   run(now: Date): Promise<UpdaterCycleSummary>;
   /** The sum of a counter's or gauge's values whose labels include `labels`. */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
@@ -347,6 +353,7 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
   const logs: Record<string, unknown>[] = [];
   const resolved: string[] = [];
   const walked: string[] = [];
+  const metricsReads: string[] = [];
   const fake = new FakePodActions();
   const registry = new Registry();
   const metrics = updaterMetrics(registry);
@@ -440,6 +447,18 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
     tracer: trace.getTracer('test'),
     logger,
     metrics,
+    inPlaceMemoryLimitHeadroom: options.inPlaceMemoryLimitHeadroom ?? 0.15,
+    memoryWorkingSets: async (namespace) => {
+      metricsReads.push(namespace);
+      const given = options.workingSets;
+      if (given instanceof Error) throw given;
+      return new Map(
+        Object.entries(given ?? {}).map(([pod, containers]) => [
+          pod,
+          new Map(Object.entries(containers)),
+        ]),
+      );
+    },
   };
 
   const series = async (name: string) => {
@@ -463,6 +482,7 @@ export function fakeUpdater(options: FakeUpdaterOptions = {}): FakeUpdater {
     pods,
     resolved,
     walked,
+    metricsReads,
     run: (now) => runUpdaterCycle(context, now),
     series,
     metric: async (name, labels = {}) =>

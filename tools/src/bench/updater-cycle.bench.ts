@@ -2,6 +2,7 @@ import { trace } from '@opentelemetry/api';
 import { TokenBucket } from '@tandem/kube';
 import { createLogger, createRegistry } from '@tandem/telemetry';
 import {
+  DEFAULT_IN_PLACE_MEMORY_LIMIT_HEADROOM,
   InfeasibleResizes,
   UPDATER_DEFAULTS,
   type UpdaterPod,
@@ -496,5 +497,9 @@ function inMemoryUpdaterContext(
       env: { LOG_LEVEL: 'silent' },
     }),
     metrics: updaterMetrics(createRegistry()),
+    // The memory-shrink rail on, as by default; the steady cycle resizes nothing, so it
+    // reads no metrics.
+    inPlaceMemoryLimitHeadroom: DEFAULT_IN_PLACE_MEMORY_LIMIT_HEADROOM,
+    memoryWorkingSets: async () => new Map(),
   };
 }
