@@ -129,6 +129,27 @@ describe('the tandem strategy', () => {
     ).toBeGreaterThan(first.target.cpu * 1.15);
   });
 
+  it('never gives less memory than without its hold band, nor CPU more than the band away', () => {
+    fc.assert(
+      fc.property(usage, (samples) => {
+        const held = model(tandem);
+        const unheld = model(tandem, { 'hold-band': '0' });
+        samples.forEach(({ cpu, memory }, i) => {
+          const at = T0 + i * FIVE_MINUTES;
+          held.addUsage(at, cpu, memory);
+          unheld.addUsage(at, cpu, memory);
+          const given = held.recommend(at, undefined).target;
+          const fresh = unheld.recommend(at, undefined).target;
+          expect(given.memory).toBeGreaterThanOrEqual(fresh.memory);
+          expect(Math.abs(given.cpu - fresh.cpu)).toBeLessThanOrEqual(
+            0.15 * given.cpu,
+          );
+        });
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it('takes its margins as parameters, cpu-margin for CPU and margin for memory', () => {
     const configured = configureStrategy(tandem, {
       'cpu-margin': '0.3',
