@@ -73,6 +73,7 @@ export async function main(
     logger.warn({ kind, ...fields }, message);
   };
   const connection = kubeConnectionOf(kubeConfig);
+  const getJson = kubeGetJson(connection);
   const caches = clusterCaches({
     connection,
     namespace: flags.vpaObjectNamespace,
@@ -152,9 +153,7 @@ export async function main(
     configuredReplicas,
     inPlaceMemoryLimitHeadroom: flags.inPlaceMemoryLimitHeadroom,
     memoryWorkingSets: async (namespace) =>
-      workingSetsByPod(
-        (await podMetricsSource(kubeGetJson(connection), namespace)()).usages,
-      ),
+      workingSetsByPod((await podMetricsSource(getJson, namespace)()).usages),
     settings: {
       featureGates: flags.featureGates,
       thresholds: {

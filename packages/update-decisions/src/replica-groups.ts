@@ -24,8 +24,8 @@ export interface KnownReplicaOwner {
 }
 
 /**
- * Any other controller (an OpenKruise CloneSet, an Argo Rollout, an operator's custom
- * resource): its configured replicas are `spec.replicas` of its `scale` subresource,
+ * Any other controller (an OpenKruise CloneSet, an operator's custom resource that
+ * creates its pods itself): its configured replicas are `spec.replicas` of its `scale` subresource,
  * which is found through the API version.
  */
 export interface ScalableReplicaOwner {

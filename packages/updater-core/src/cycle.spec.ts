@@ -487,6 +487,32 @@ describe('runUpdaterCycle: in-place updates', () => {
     expect(updater.metricsReads).toEqual(['demo']);
   });
 
+  it('reads no metrics for a resize that raises a memory limit', async () => {
+    const at = now();
+    const pods = replicaSetPods(['100m'], at).map((pod) => {
+      const [app] = pod.spec.containers;
+      if (app !== undefined)
+        app.resources = {
+          requests: { cpu: '100m', memory: '512Mi' },
+          limits: { memory: '512Mi' },
+        };
+      return pod;
+    });
+    const updater = fakeUpdater({
+      vpas: [vpaOf('web', { mode: UpdateMode.InPlaceOrRecreate })],
+      pods,
+      settings: { restriction: { allowSingleReplica: true } },
+    });
+
+    expect(await updater.run(at)).toMatchObject({ resized: 1 });
+    expect(updater.actions.calls[0]?.patch).toContainEqual({
+      op: 'add',
+      path: '/spec/containers/0/resources/limits/memory',
+      value: '1Gi',
+    });
+    expect(updater.metricsReads).toEqual([]);
+  });
+
   it('shrinks no memory limit when the metrics cannot be read, as a recovered error once a namespace', async () => {
     const at = now();
     const pods = replicaSetPods(['100m', '200m'], at).map((pod) => {

@@ -8,6 +8,7 @@ import {
 } from '@tandem/update-decisions';
 import { UpdaterEventReason } from './event-reasons.js';
 import { tellNotUpdated } from './pod-events.js';
+import type { PodEvaluation } from './pod-evaluations.js';
 import type { PodUpdateContext, PodUpdateScope } from './pod-updates.js';
 
 /** Working sets in bytes of a namespace's pods, by pod name, then container name. */
@@ -63,18 +64,21 @@ export function cycleMemoryRail(
 }
 
 /**
- * The pod's resize patch through the memory-shrink rail (`guardMemoryShrink`). Each memory
- * limit kept is told: an `InPlaceMemoryLimitKept` event on the pod and a span event on the
- * active span with the numbers, a log line and `tandem_updater_in_place_memory_limits_kept_total`.
+ * The pod's resize patch through the memory-shrink rail (`guardMemoryShrink`). A patch that
+ * lowers no memory limit (`PodEvaluation.lowersMemoryLimit`, kept with the evaluation) goes
+ * as it is, and no metrics are read: a steady cluster's resizes raise limits or leave them.
+ * Each memory limit kept is told: an `InPlaceMemoryLimitKept` event on the pod and a span
+ * event on the active span with the numbers, a log line and
+ * `tandem_updater_in_place_memory_limits_kept_total`.
  */
 export async function guardedResizePatch(
   context: PodUpdateContext,
   scope: PodUpdateScope,
   pod: UpdaterPod,
-  patch: readonly AddOperation[],
+  evaluation: PodEvaluation,
 ): Promise<AddOperation[]> {
-  if (!patch.some((operation) => operation.path.endsWith('/limits/memory')))
-    return [...patch];
+  const patch = evaluation.resizePatch();
+  if (!evaluation.lowersMemoryLimit()) return patch;
   const { memoryRail } = context;
   const guarded = guardMemoryShrink(
     pod,

@@ -1,6 +1,7 @@
 import type { AddOperation } from '@tandem/admission';
 import {
   assessPod,
+  guardMemoryShrink,
   inPlaceResizePatch,
   updaterRecommendation,
   type PodAssessment,
@@ -19,6 +20,11 @@ export interface PodEvaluation {
   assessment: PodAssessment;
   /** The `resize` patch, worked out on first use. */
   resizePatch(): AddOperation[];
+  /**
+   * Whether the patch lowers a memory limit (or sets one where there was none), worked out
+   * on first use: only then does the memory-shrink rail need the pod's working set.
+   */
+  lowersMemoryLimit(): boolean;
 }
 
 /**
@@ -84,10 +90,17 @@ function evaluatePod(
 ): PodEvaluation {
   const recommendation = updaterRecommendation(pod, vpa, limitRanges);
   let patch: AddOperation[] | undefined;
+  let lowers: boolean | undefined;
+  const resizePatch = () =>
+    (patch ??= inPlaceResizePatch(pod, vpa, limitRanges));
   return {
     recommendation,
     assessment: assessPod(pod, vpa, recommendation),
-    resizePatch: () => (patch ??= inPlaceResizePatch(pod, vpa, limitRanges)),
+    resizePatch,
+    // Without working sets the rail keeps exactly the limits the patch lowers.
+    lowersMemoryLimit: () =>
+      (lowers ??=
+        guardMemoryShrink(pod, resizePatch(), undefined, 0).kept.length > 0),
   };
 }
 

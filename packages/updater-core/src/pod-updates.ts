@@ -198,7 +198,7 @@ export async function resizePod(
     context,
     scope,
     pod,
-    scope.evaluate(pod).resizePatch(),
+    scope.evaluate(pod),
   );
   if (patch.length === 0) {
     context.logger.debug(fields, 'nothing to resize');

@@ -497,8 +497,8 @@ function inMemoryUpdaterContext(
       env: { LOG_LEVEL: 'silent' },
     }),
     metrics: updaterMetrics(createRegistry()),
-    // The memory-shrink rail on, as by default; the steady cycle resizes nothing, so it
-    // reads no metrics.
+    // The memory-shrink rail on, as always: the cycle's resizes raise memory limits, which
+    // it checks without reading metrics.
     inPlaceMemoryLimitHeadroom: DEFAULT_IN_PLACE_MEMORY_LIMIT_HEADROOM,
     memoryWorkingSets: async () => new Map(),
   };
