@@ -5,7 +5,7 @@ import express from 'express';
 import {
   DEFAULT_HISTORY_TIMINGS,
   fleetSampler,
-  workloadsJson,
+  prepareWorkloadsJson,
   type ObservedEvent,
   type PerContainer,
 } from '@tandem/dashboard-core';
@@ -21,7 +21,7 @@ import {
 import { opsRouter, startFlaggedApp } from '@tandem/serving';
 import { healthy, unhealthy } from '@tandem/telemetry';
 import { dashboardRoutes } from './dashboard-routes.js';
-import { encodedJson } from './encoded-json.js';
+import { encodeJson } from './encoded-json.js';
 import { parseFlags } from './flags.js';
 import { exportHistory } from './history-export.js';
 import { prometheusHistory } from './prometheus-history.js';
@@ -167,7 +167,7 @@ export async function main(
       const started = Date.now();
       await sampler.sample().catch(recovered('sample'));
       // Written and encoded here, once a sample, so no request waits for it.
-      encodedJson(workloadsJson(sampler));
+      await encodeJson(await prepareWorkloadsJson(sampler));
       await sleep(
         Math.max(0, flags.sampleIntervalMs - (Date.now() - started)),
         undefined,

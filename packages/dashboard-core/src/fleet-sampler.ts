@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from './event-loop.js';
 import { fleetTargets, type FleetTarget } from './fleet-targets.js';
 import { historyValues } from './history-values.js';
 import type {
@@ -47,9 +48,6 @@ export interface FleetSampler {
 
 /** Workloads sampled between two turns of the event loop: about 3 ms of CPU. */
 const SLICE = 100;
-
-const yieldToEventLoop = () =>
-  new Promise<void>((resolve) => setImmediate(resolve));
 
 export function fleetSampler(
   sources: FleetSources,

@@ -72,4 +72,4 @@ export {
   type FleetSampler,
   type FleetSources,
 } from './fleet-sampler.js';
-export { workloadsJson } from './workloads-json.js';
+export { prepareWorkloadsJson, workloadsJson } from './workloads-json.js';
