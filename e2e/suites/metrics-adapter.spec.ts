@@ -365,7 +365,7 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
     // The updater now evicts the pods, half a workload at a time, and the webhook gives
     // their replacements the recommended requests. The requests are within the recommended
     // range, so upstream's 12 h wait for such pods is shortened to 10 s.
-    await testApps.updater(2, [
+    const updater = await testApps.updater(2, [
       `--vpa-object-namespace=${currentNamespace()}`,
       '--in-recommendation-bounds-eviction-lifetime-threshold=10s',
     ]);
@@ -388,6 +388,20 @@ describeOnPlatform('the metrics adapter under the real HPA controller', () => {
       { timeoutMs: 120_000, intervalMs: 1000 },
       async () =>
         `${await describeHpa('native')}\n${await describeHpa('tandem')}`,
+    );
+    // The updater's part is done. Left running, its 10 s threshold evicts again at each
+    // move of the young recommendation (about every 10 s on a busy machine), faster than
+    // metrics-server reports a new pod: the HPA would hold for lack of metrics, which is
+    // not what this test measures.
+    await updater.stop();
+    await waitFor(
+      "tandem's HPA to read its metric from the adapter",
+      async () =>
+        (await describeHpa('tandem')).includes('ValidMetricFound')
+          ? true
+          : undefined,
+      { timeoutMs: 120_000, intervalMs: 2000 },
+      async () => describeHpa('tandem'),
     );
 
     // The native HPA reads the same load against the lowered request and over-scales.
