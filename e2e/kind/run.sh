@@ -90,9 +90,6 @@ cleanup() {
     if $CLUSTER_MADE; then "$KIND" delete cluster --name "$CLUSTER" >/dev/null 2>&1 || true; fi
     if $ENGINE_STARTED; then
       docker network rm kind >/dev/null 2>&1 || true
-      # Our engine's data root is a cache: untagged images (replaced app images, build
-      # stages of older trees) go after a day; newer ones are the next run's layer cache.
-      docker image prune -f --filter until=24h >/dev/null 2>&1 || true
       "$ROOT/e2e/kind/docker-engine.sh" stop || true
     fi
   else
@@ -183,6 +180,15 @@ mapfile -t app_images <<<"$app_images_out"
 BURNER=tandem/cpu-burner:1
 docker build -q "${burner_base[@]}" -t "$BURNER" "$ROOT/e2e/kind/cpu-burner" >&2
 log "images ready at $(elapsed): ${app_images[*]} $BURNER"
+# An engine this script started keeps its data root as a cache, and every build above
+# that changed leaves the image it replaced untagged (with its intermediate layers, ~0.3 GB
+# an app). Pruned now, the cache holds what the tagged images use and no more; left a day,
+# a day of development runs once filled the disk (53 GB). The tagged images' build chains
+# stay, so the next run's unchanged steps are still cached. A user's own engine is theirs.
+if $ENGINE_STARTED; then
+  reclaimed=$(docker image prune -f 2>/dev/null | sed -n 's/^Total reclaimed space: //p')
+  log "pruned untagged images: ${reclaimed:-0B} reclaimed"
+fi
 if $PREPARE; then
   log "done ($MODE mode, images only) in $(elapsed)"
   exit 0
