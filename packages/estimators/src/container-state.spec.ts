@@ -155,6 +155,17 @@ describe('ContainerState', () => {
       ]);
     });
 
+    it('bumps at most to a cap, never below what was used (kubernetes/autoscaler#9521)', () => {
+      const { aggregate, state } = container();
+      const bump = DEFAULT_AGGREGATION_CONFIG;
+      expect(state.recordOom(T, 1000 * MIB, bump, 1100 * MIB)).toBe(1100 * MIB);
+      const other = container();
+      expect(other.state.recordOom(T, 1000 * MIB, bump, 500 * MIB)).toBe(
+        1000 * MIB,
+      );
+      expect(aggregate.memoryOperations).toEqual([`add ${1100 * MIB} @24h`]);
+    });
+
     it('does not compound on its own OOM peak', () => {
       const { aggregate, state } = container();
       state.recordOom(T, 1000 * MIB);

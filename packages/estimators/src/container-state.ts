@@ -98,12 +98,15 @@ export class ContainerState {
    * quality metrics observe as an OOM sample), or undefined when the sample was discarded.
    * `bump` is the aggregate's unless the container's VPA sets its own (upstream's
    * PerVPAConfig `oomBumpUpRatio` / `oomMinBumpUp`, or a Tandem strategy parameter).
+   * `capBytes` (Tandem's opt-in, kubernetes/autoscaler#9521) bounds the bump, never the
+   * memory used: the sample is at most max(used, capBytes).
    */
   recordOom(
     timeMs: number,
     requestedMemoryBytes: number,
     bump: Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'> = this
       .aggregate.config,
+    capBytes: number = Infinity,
   ): number | undefined {
     requireTime(timeMs);
     if (
@@ -123,9 +126,10 @@ export class ContainerState {
           `${isoTime(this.lastMemorySampleStart)}, more than one memory aggregation interval (${interval} ms) later`,
       );
     }
-    const needed = oomBumpedMemory(
-      Math.max(requestedMemoryBytes, this.memoryPeak),
-      bump,
+    const used = Math.max(requestedMemoryBytes, this.memoryPeak);
+    const needed = Math.min(
+      oomBumpedMemory(used, bump),
+      Math.max(used, capBytes),
     );
     return this.addMemorySample(timeMs, needed, true) ? needed : undefined;
   }
