@@ -1,25 +1,85 @@
 import { parseResourceList, type QuantityMap } from './resource-list.js';
-import type { Pod } from './types.js';
+import type { Container, Pod } from './types.js';
 
 export interface CurrentResources {
   requests: QuantityMap;
   limits: QuantityMap;
 }
 
+/** Where a container the VPA manages sits in the pod spec: the JSON Patch path's list and index. */
+export interface VpaContainer {
+  field: 'containers' | 'initContainers';
+  index: number;
+  container: Container;
+}
+
+/**
+ * A native sidecar: an init container with `restartPolicy: Always`, which the kubelet keeps
+ * running beside the app containers for the pod's life (Kubernetes SidecarContainers).
+ */
+export function isNativeSidecar(container: Container): boolean {
+  return container.restartPolicy === 'Always';
+}
+
+/**
+ * The containers a VPA recommends for, admits and updates: `spec.containers`, then the native
+ * sidecars of `spec.initContainers` (AEP-8905,
+ * `enhancements/8905-native-sidecar-support`). Plain init containers run to completion before
+ * the app starts, so they are never in it, as upstream has always left them alone.
+ */
+export function vpaContainers(pod: Pod): VpaContainer[] {
+  const sidecars = (pod.spec.initContainers ?? []).flatMap(
+    (container, index) =>
+      isNativeSidecar(container)
+        ? [{ field: 'initContainers' as const, index, container }]
+        : [],
+  );
+  return [
+    ...pod.spec.containers.map((container, index) => ({
+      field: 'containers' as const,
+      index,
+      container,
+    })),
+    ...sidecars,
+  ];
+}
+
+/**
+ * The pod as a component with the `NativeSidecar` gate off sees it: its sidecars are plain
+ * init containers, which the VPA never touches (upstream before AEP-8905). Only a view for
+ * decisions; the submitted object is what patches apply to.
+ */
+export function withoutNativeSidecars(pod: Pod): Pod {
+  const init = pod.spec.initContainers;
+  if (init === undefined || !init.some(isNativeSidecar)) return pod;
+  return {
+    ...pod,
+    spec: {
+      ...pod.spec,
+      initContainers: init.map(
+        ({ restartPolicy: _, ...container }) => container,
+      ),
+    },
+  };
+}
+
 /**
  * The requests and limits a container runs with now: those the kubelet reports in the
- * container status (in-place resize may have changed them), else those in the pod spec.
+ * container status (in-place resize may have changed them; a native sidecar's is in
+ * `initContainerStatuses`), else those in the pod spec. Names are unique across both lists.
  */
 export function currentContainerResources(
   pod: Pod,
   containerName: string,
 ): CurrentResources {
-  const reported = pod.status?.containerStatuses?.find(
-    (status) => status.name === containerName,
+  const named = ({ name }: { name: string }) => name === containerName;
+  const reported = (
+    pod.status?.containerStatuses?.find(named) ??
+    pod.status?.initContainerStatuses?.find(named)
   )?.resources;
   const resources =
     reported ??
-    pod.spec.containers.find((container) => container.name === containerName)
+    (pod.spec.containers.find(named) ?? pod.spec.initContainers?.find(named))
       ?.resources;
   return {
     requests: parseResourceList(resources?.requests),

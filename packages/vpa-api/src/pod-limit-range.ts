@@ -1,5 +1,5 @@
 import { proportionalLimit } from './limits.js';
-import { currentContainerResources } from './pod-containers.js';
+import { currentContainerResources, vpaContainers } from './pod-containers.js';
 import { Quantity } from './quantity.js';
 import type {
   CappedField,
@@ -40,7 +40,7 @@ function requestsAsTargets(
   recommendations: readonly ParsedRecommendation[],
   pod: Pod,
 ): ParsedRecommendation[] {
-  return pod.spec.containers.flatMap((container) => {
+  return vpaContainers(pod).flatMap(({ container }) => {
     if (recommendations.some((r) => r.containerName === container.name))
       return [];
     const { requests } = currentContainerResources(pod, container.name);
@@ -73,7 +73,7 @@ function capFieldToPodLimitRange(
   let sumLimit = ZERO;
   let sumValue = ZERO;
   const members: ParsedRecommendation[] = [];
-  for (const container of pod.spec.containers) {
+  for (const { container } of vpaContainers(pod)) {
     const { requests, limits } = currentContainerResources(pod, container.name);
     const recommendation = recommendations.find(
       (r) => r.containerName === container.name,

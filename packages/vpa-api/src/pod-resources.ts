@@ -6,6 +6,7 @@ import { proportionalLimit } from './limits.js';
 import {
   currentContainerResources,
   type CurrentResources,
+  vpaContainers,
 } from './pod-containers.js';
 import { capToPodLimitRange } from './pod-limit-range.js';
 import {
@@ -77,7 +78,7 @@ export function processRecommendationForPod(
 
 /**
  * The requests and limits to set per container (§6.2 step 4), in pod order, for containers
- * that have a processed recommendation; empty when the VPA has no recommendation.
+ * (native sidecars after the app containers) that have a processed recommendation; empty when the VPA has no recommendation.
  * Requests are the processed targets. With RequestsAndLimits (the default) CPU and memory
  * limits follow the requests in the original limit-to-request ratio (see
  * `proportionalLimit`); if neither gets a limit, `limits` is absent and no limit annotation
@@ -97,7 +98,7 @@ export function computeContainerResources(
   const defaultLimits = parseResourceList(
     mergeLimitRangeItems(limitRanges, LimitType.Container)?.default,
   );
-  return pod.spec.containers.flatMap((container) => {
+  return vpaContainers(pod).flatMap(({ container }) => {
     const recommendation = processed.recommendations.find(
       (candidate) => candidate.containerName === container.name,
     );
@@ -183,8 +184,8 @@ function processForPod(
     : parsed;
   const annotations: ContainerAnnotations = {};
   const recommendations = podAdjusted.filter((candidate) =>
-    pod.spec.containers.some(
-      (container) => container.name === candidate.containerName,
+    vpaContainers(pod).some(
+      ({ container }) => container.name === candidate.containerName,
     ),
   );
   for (const candidate of recommendations) {

@@ -91,6 +91,8 @@ export const FeatureGate = {
   InPlace: 'InPlace',
   CPUStartupBoost: 'CPUStartupBoost',
   PerVPAConfig: 'PerVPAConfig',
+  /** Native sidecars recommended, admitted and updated like containers (AEP-8905). */
+  NativeSidecar: 'NativeSidecar',
 } as const;
 export type FeatureGate = (typeof FeatureGate)[keyof typeof FeatureGate];
 export type FeatureGates = Partial<Record<FeatureGate, boolean>>;
@@ -143,6 +145,8 @@ export interface ResourceRequirements {
 export interface Container {
   name: string;
   resources?: ResourceRequirements;
+  /** Init containers only: `Always` makes a native sidecar (Kubernetes 1.29+ SidecarContainers). */
+  restartPolicy?: string;
 }
 
 export interface ContainerStatus {
@@ -165,6 +169,8 @@ export interface Pod {
     phase?: string;
     startTime?: string;
     containerStatuses?: ContainerStatus[];
+    /** Native sidecars' resources after an in-place resize are reported here. */
+    initContainerStatuses?: ContainerStatus[];
   };
 }
 

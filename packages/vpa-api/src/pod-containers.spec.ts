@@ -1,0 +1,126 @@
+import fc from 'fast-check';
+import {
+  currentContainerResources,
+  isNativeSidecar,
+  vpaContainers,
+  withoutNativeSidecars,
+} from './pod-containers.js';
+import { computeContainerResources } from './pod-resources.js';
+import type { Container, Pod, VerticalPodAutoscaler } from './types.js';
+
+const app: Container = { name: 'app', resources: { requests: { cpu: '1' } } };
+const migrate: Container = {
+  name: 'migrate',
+  resources: { requests: { cpu: '2' } },
+};
+const proxy: Container = {
+  name: 'proxy',
+  restartPolicy: 'Always',
+  resources: { requests: { cpu: '100m' }, limits: { cpu: '200m' } },
+};
+
+function pod(containers: Container[], initContainers: Container[]): Pod {
+  return { spec: { containers, initContainers } };
+}
+
+const vpa: VerticalPodAutoscaler = {
+  spec: { targetRef: { kind: 'Deployment', name: 'web' } },
+  status: {
+    recommendation: {
+      containerRecommendations: ['app', 'migrate', 'proxy'].map(
+        (containerName) => ({ containerName, target: { cpu: '300m' } }),
+      ),
+    },
+  },
+};
+
+describe('vpaContainers', () => {
+  it('lists the app containers, then the native sidecars at their init index', () => {
+    expect(
+      vpaContainers(pod([app], [migrate, proxy])).map(
+        ({ field, index, container }) => `${field}/${index}/${container.name}`,
+      ),
+    ).toEqual(['containers/0/app', 'initContainers/1/proxy']);
+  });
+
+  it('never holds a plain init container, whatever the pod (fast-check)', () => {
+    const containerArb = fc.record({
+      name: fc.string({ minLength: 1, maxLength: 4 }),
+      restartPolicy: fc.constantFrom(undefined, 'Always', 'OnFailure', 'Never'),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(containerArb, { maxLength: 4 }),
+        fc.array(containerArb, { maxLength: 4 }),
+        (containers, initContainers) => {
+          const listed = vpaContainers(pod(containers, initContainers));
+          const init = listed.filter((c) => c.field === 'initContainers');
+          expect(
+            init.every(({ container }) => isNativeSidecar(container)),
+          ).toBe(true);
+          expect(init.map(({ index }) => initContainers[index])).toEqual(
+            init.map(({ container }) => container),
+          );
+          expect(listed.length - init.length).toBe(containers.length);
+          expect(
+            vpaContainers(
+              withoutNativeSidecars(pod(containers, initContainers)),
+            ).length,
+          ).toBe(containers.length);
+        },
+      ),
+    );
+  });
+});
+
+describe('currentContainerResources', () => {
+  it("reads a sidecar's resources from initContainerStatuses, else its spec", () => {
+    const resized: Pod = {
+      ...pod([app], [proxy]),
+      status: {
+        initContainerStatuses: [
+          { name: 'proxy', resources: { requests: { cpu: '150m' } } },
+        ],
+      },
+    };
+    expect(
+      currentContainerResources(resized, 'proxy')
+        .requests.get('cpu')
+        ?.toString(),
+    ).toBe('150m');
+    expect(
+      currentContainerResources(pod([app], [proxy]), 'proxy')
+        .limits.get('cpu')
+        ?.toString(),
+    ).toBe('200m');
+  });
+});
+
+describe('computeContainerResources with native sidecars', () => {
+  it('sets the sidecar like a container (limit in proportion) and never a plain init container', () => {
+    expect(
+      computeContainerResources(pod([app], [migrate, proxy]), vpa),
+    ).toEqual([
+      {
+        containerName: 'app',
+        requests: { cpu: '300m' },
+        annotations: [],
+      },
+      {
+        containerName: 'proxy',
+        requests: { cpu: '300m' },
+        limits: { cpu: '600m' },
+        annotations: ['memory: limit NOT set since originalLimit is nil or 0'],
+      },
+    ]);
+  });
+
+  it('leaves the sidecar alone in the view of a component with the gate off', () => {
+    expect(
+      computeContainerResources(
+        withoutNativeSidecars(pod([app], [migrate, proxy])),
+        vpa,
+      ).map((resources) => resources.containerName),
+    ).toEqual(['app']);
+  });
+});
