@@ -4,13 +4,20 @@ import {
   type Pod,
   type ResourceList,
   type VerticalPodAutoscaler,
+  type VpaContainer,
+  vpaContainers,
   withoutPodLevelResources,
 } from '@tandem/vpa-api';
 import { withControlledRecommendation } from './controlled-recommendation.js';
 
-/** What the webhook writes into one of `spec.containers`. */
+/** What the webhook writes into one of `spec.containers` or a native sidecar. */
 export interface ContainerUpdate {
-  /** Position in `spec.containers` (init containers are never changed, as upstream). */
+  /**
+   * `initContainers` for a native sidecar (plain init containers are never changed); absent,
+   * or `containers`, for `spec.containers`.
+   */
+  field?: VpaContainer['field'];
+  /** Position in that list of the pod spec. */
   index: number;
   /** Requests to set, by resource name. */
   requests: ResourceList;
@@ -21,11 +28,12 @@ export interface ContainerUpdate {
 }
 
 /**
- * The requests and limits the VPA sets on a new pod's containers (§6.2 steps 3–4), after
- * narrowing its recommendation to what its policy controls and leaving out the resources
- * the pod declares at pod level (`withoutPodLevelResources`). Containers with nothing to set
- * are left out. Values are listed by resource name, where upstream follows Go's random map
- * order. Throws `QuantityError` for a malformed quantity in the pod, VPA or LimitRanges.
+ * The requests and limits the VPA sets on a new pod's containers and native sidecars (§6.2
+ * steps 3–4), after narrowing its recommendation to what its policy controls and leaving out
+ * the resources the pod declares at pod level (`withoutPodLevelResources`). Containers with
+ * nothing to set are left out. Values are listed by resource name, where upstream follows
+ * Go's random map order. Throws `QuantityError` for a malformed quantity in the pod, VPA or
+ * LimitRanges.
  */
 export function containerUpdates(
   pod: Pod,
@@ -37,40 +45,33 @@ export function containerUpdates(
     withoutPodLevelResources(withControlledRecommendation(vpa), pod),
     limitRanges,
   );
-  const updates: ContainerUpdate[] = [];
-  // Results come in pod order, one per container with a recommendation; walking forward
-  // keeps the right index even if a name were repeated.
-  const { containers } = pod.spec;
-  let cursor = 0;
-  for (const resources of computed) {
-    while (
-      cursor < containers.length &&
-      containers[cursor]?.name !== resources.containerName
-    ) {
-      cursor += 1;
-    }
-    if (cursor >= containers.length) break;
-    const index = cursor;
-    cursor += 1;
+  const places = new Map(
+    vpaContainers(pod).map((place) => [place.container.name, place]),
+  );
+  return computed.flatMap((resources) => {
+    const place = places.get(resources.containerName);
     const requests = sortedByName(resources.requests);
     const limits = sortedByName(resources.limits ?? {});
     const names = {
       requests: Object.keys(requests),
       limits: Object.keys(limits),
     };
-    if (names.requests.length === 0 && names.limits.length === 0) continue;
-    updates.push({
-      index,
-      requests,
-      limits,
-      items: [
-        ...resources.annotations,
-        ...names.requests.map((name) => `${name} request`),
-        ...names.limits.map((name) => `${name} limit`),
-      ],
-    });
-  }
-  return updates;
+    if (place === undefined) return [];
+    if (names.requests.length === 0 && names.limits.length === 0) return [];
+    return [
+      {
+        field: place.field,
+        index: place.index,
+        requests,
+        limits,
+        items: [
+          ...resources.annotations,
+          ...names.requests.map((name) => `${name} request`),
+          ...names.limits.map((name) => `${name} limit`),
+        ],
+      },
+    ];
+  });
 }
 
 /** Upstream's `vpaUpdates` text: `Pod resources updated by <vpa>: container 0: …; container 1: …`. */
@@ -81,10 +82,17 @@ export function resourceUpdatesAnnotation(
   return `Pod resources updated by ${vpaName}: ${describeUpdates(updates)}`;
 }
 
-/** `container 0: cpu request, memory request; container 2: …` */
+/**
+ * `container 0: cpu request, memory request; init-sidecar 1: …`: a native sidecar is named
+ * by its index in `spec.initContainers`, as upstream's native-sidecar work writes it
+ * (kubernetes/autoscaler#8498, `patch/resource_updates.go`).
+ */
 export function describeUpdates(updates: readonly ContainerUpdate[]): string {
   return updates
-    .map((update) => `container ${update.index}: ${update.items.join(', ')}`)
+    .map(
+      (update) =>
+        `${update.field === 'initContainers' ? 'init-sidecar' : 'container'} ${update.index}: ${update.items.join(', ')}`,
+    )
     .join('; ');
 }
 

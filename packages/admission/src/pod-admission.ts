@@ -3,6 +3,7 @@ import {
   QuantityError,
   type LimitRange,
   type VerticalPodAutoscaler,
+  vpaContainers,
 } from '@tandem/vpa-api';
 import { podLeftUnchanged } from './admission-events.js';
 import {
@@ -28,6 +29,7 @@ import {
 import { patchProblem } from './json-patch.js';
 import { originalResourcesAnnotation } from './original-resources.js';
 import { decodePod, type DecodedPod } from './pod-decoder.js';
+import { gatedSidecars } from './native-sidecars.js';
 import {
   podLevelResourcesMessage,
   resourcesLeftAtPodLevel,
@@ -77,7 +79,11 @@ export async function admitPod(
   if (decoding.decoded === undefined) {
     return failed(`malformed pod: ${decoding.problem}`, initial);
   }
-  return mutate(request, decoding.decoded, context);
+  return mutate(
+    request,
+    gatedSidecars(decoding.decoded, context.featureGates),
+    context,
+  );
 }
 
 async function mutate(
@@ -137,7 +143,9 @@ async function mutate(
   const originals = originalsToRecord(pod);
   const observed: Annotation = [
     PodAnnotation.vpaObservedContainers,
-    pod.pod.spec.containers.map((container) => container.name).join(', '),
+    vpaContainers(pod.pod)
+      .map(({ container }) => container.name)
+      .join(', '),
   ];
   if (!vpa.status?.recommendation) {
     return finishWithVpa({
@@ -206,7 +214,8 @@ function plan(
   try {
     const updates = containerUpdates(pod.pod, vpa, limitRanges);
     for (const update of updates) {
-      const container = pod.pod.spec.containers[update.index];
+      const container =
+        pod.pod.spec[update.field ?? 'containers']?.[update.index];
       const unsafe = container && unsafeUpdate(container, update);
       if (unsafe) return unsafe;
     }

@@ -112,7 +112,13 @@ function container(value: unknown, path: string): Container {
     );
   }
   const resources = resourceRequirements(raw['resources'], `${path}.resources`);
-  return resources === undefined ? { name } : { name, resources };
+  // `Always` on an init container makes it a native sidecar the VPA manages (AEP-8905).
+  const restartPolicy = raw['restartPolicy'];
+  return {
+    name,
+    ...(resources !== undefined && { resources }),
+    ...(typeof restartPolicy === 'string' && { restartPolicy }),
+  };
 }
 
 /** A container's or the pod's `resources`: its requests and limits. */

@@ -6,8 +6,8 @@ import type { DecodedPod } from './pod-decoder.js';
 /**
  * The JSON Patch for a pod (§6.2 step 6), in upstream's order: an empty annotations map
  * where the pod has none, the containers' resources (each parent object added where the
- * pod lacks it), then the annotations. `add` on an existing member replaces it, so values
- * are written whether or not the pod had them. Unlike upstream, an existing `resources`
+ * pod lacks it; a native sidecar's under `/spec/initContainers/<i>`), then the annotations.
+ * `add` on an existing member replaces it, so values are written whether or not the pod had them. Unlike upstream, an existing `resources`
  * object is never replaced by an empty one, so fields such as `claims` survive.
  */
 export function podPatch(
@@ -23,7 +23,8 @@ export function podPatch(
     }
   }
   for (const update of updates) {
-    const container = pod.pod.spec.containers[update.index];
+    const container =
+      pod.pod.spec[update.field ?? 'containers']?.[update.index];
     if (container) operations.push(...containerOperations(container, update));
   }
   for (const [key, value] of annotations) {
@@ -36,7 +37,12 @@ function containerOperations(
   container: Container,
   update: ContainerUpdate,
 ): AddOperation[] {
-  const path = ['spec', 'containers', update.index, 'resources'] as const;
+  const path = [
+    'spec',
+    update.field ?? 'containers',
+    update.index,
+    'resources',
+  ] as const;
   const operations: AddOperation[] = [];
   if (container.resources === undefined) {
     operations.push(add(jsonPointer(...path), {}));

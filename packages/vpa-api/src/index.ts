@@ -16,6 +16,7 @@ export * from './pod-resources.js';
 export * from './pod-level-resources.js';
 export * from './recommendation-narrowing.js';
 export * from './original-resources.js';
+export * from './startup-boost.js';
 export { describeValue } from './describe-value.js';
 export {
   changedResources,
