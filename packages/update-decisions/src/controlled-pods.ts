@@ -43,33 +43,42 @@ export function podsByControllingVpa(
 ): Map<VerticalPodAutoscaler, UpdaterPod[]> {
   const namespaces = indexCandidates(candidates);
   const controlled = new Map<VerticalPodAutoscaler, UpdaterPod[]>();
+  // Reused for every pod: this loop runs for each pod of the cluster every cycle, and
+  // the arrays it used to build per pod were a fifth of a steady cycle's time.
+  const matching: VerticalPodAutoscaler[] = [];
   for (const pod of pods) {
     const inNamespace = namespaces.get(pod.metadata?.namespace ?? '');
     if (inNamespace === undefined) continue;
     const controller = controllerOf(pod);
     if (controller === undefined) continue;
     const labels = pod.metadata?.labels ?? {};
-    const tried = [
-      ...inNamespace.unindexed,
-      ...Object.entries(labels).flatMap(
-        ([key, value]) => inNamespace.byLabel.get(labelKey(key, value)) ?? [],
-      ),
-    ];
-    const vpa = controllingVpa(
-      tried
-        .filter(
-          (candidate) =>
-            targetsPodController(candidate.vpa, controller) &&
-            candidate.matcher.matches(labels),
-        )
-        .map((candidate) => candidate.vpa),
-    );
+    matching.length = 0;
+    addMatching(matching, inNamespace.unindexed, controller, labels);
+    for (const key in labels) {
+      const filed = inNamespace.byLabel.get(labelKey(key, labels[key] ?? ''));
+      if (filed !== undefined) addMatching(matching, filed, controller, labels);
+    }
+    const vpa = controllingVpa(matching);
     if (vpa === undefined) continue;
-    const list = controlled.get(vpa) ?? [];
-    list.push(pod);
-    controlled.set(vpa, list);
+    const list = controlled.get(vpa);
+    if (list === undefined) controlled.set(vpa, [pod]);
+    else list.push(pod);
   }
   return controlled;
+}
+
+function addMatching(
+  matching: VerticalPodAutoscaler[],
+  candidates: readonly CompiledCandidate[],
+  controller: ControllerKey,
+  labels: Readonly<Record<string, string>>,
+): void {
+  for (const candidate of candidates)
+    if (
+      targetsPodController(candidate.vpa, controller) &&
+      candidate.matcher.matches(labels)
+    )
+      matching.push(candidate.vpa);
 }
 
 function indexCandidates(
@@ -97,7 +106,9 @@ function indexCandidates(
       continue;
     }
     const key = labelKey(...first);
-    entry.byLabel.set(key, [...(entry.byLabel.get(key) ?? []), compiled]);
+    const filed = entry.byLabel.get(key);
+    if (filed === undefined) entry.byLabel.set(key, [compiled]);
+    else filed.push(compiled);
   }
   return namespaces;
 }

@@ -159,6 +159,15 @@ describe('parseQuantity errors', () => {
 });
 
 describe('Quantity values and comparison', () => {
+  it('gives the same quantity for a text parsed again, after the remembered texts were emptied too', () => {
+    const texts = Array.from({ length: 20_000 }, (_, i) => `${i}Mi`);
+    const first = texts.map((text) => parseQuantity(text).toString());
+    // 20,000 texts overflow what is remembered: the later ones emptied it on the way.
+    expect(texts.map((text) => parseQuantity(text).toString())).toEqual(first);
+    expect(parseQuantity('1536Mi').cmp(parseQuantity('1.5Gi'))).toBe(0);
+    expect(parseQuantity('1536Mi').toString()).toBe('1536Mi');
+  });
+
   it.each([
     ['1.5', 1500n, 2n],
     ['1m', 1n, 1n],
