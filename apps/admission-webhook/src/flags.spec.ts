@@ -27,6 +27,7 @@ describe('parseFlags', () => {
         PerVPAConfig: false,
         CPUStartupBoost: false,
       },
+      maxAllowedCpuBoost: undefined,
       vpaObjectNamespace: undefined,
       ignoredVpaObjectNamespaces: [],
       verbosityLogLevel: 'info',
@@ -94,9 +95,10 @@ describe('parseFlags', () => {
       ['--min-tls-version=tls1_1'],
       "--min-tls-version must be tls1_2 or tls1_3, got 'tls1_1'",
     ],
+    [['--max-allowed-cpu-boost=lots'], '--max-allowed-cpu-boost:'],
     [
-      ['--feature-gates=CPUStartupBoost=true'],
-      'CPUStartupBoost=true is not supported by Tandem yet',
+      ['--max-allowed-cpu-boost=-1'],
+      "--max-allowed-cpu-boost must not be negative, got '-1'",
     ],
     [['--register-by-url'], '--register-by-url needs --webhook-address'],
     [['--webhook-labels=broken'], '--webhook-labels:'],
@@ -114,5 +116,16 @@ describe('parseFlags', () => {
   ])('refuses %j naming the flag', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(message);
+  });
+});
+
+describe('parseFlags: CPU startup boost', () => {
+  it('turns the CPUStartupBoost gate on and reads --max-allowed-cpu-boost', () => {
+    const flags = parseFlags([
+      '--feature-gates=CPUStartupBoost=true',
+      '--max-allowed-cpu-boost=2500m',
+    ]);
+    expect(flags.featureGates).toMatchObject({ CPUStartupBoost: true });
+    expect(flags.maxAllowedCpuBoost?.toString()).toBe('2500m');
   });
 });

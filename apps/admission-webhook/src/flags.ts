@@ -24,7 +24,11 @@ import {
   parseCertificateFlags,
   type CertificateManagement,
 } from '@tandem/serving';
-import type { FeatureGates } from '@tandem/vpa-api';
+import {
+  parseQuantity,
+  type FeatureGates,
+  type Quantity,
+} from '@tandem/vpa-api';
 
 /** The webhook's settings: upstream's admission-controller flags, names and defaults. */
 export interface WebhookFlags extends KubeApiRateFlags {
@@ -67,6 +71,8 @@ export interface WebhookFlags extends KubeApiRateFlags {
   statusLeaseNamespace: string;
   statusLeaseUpdateIntervalMs: number;
   featureGates: FeatureGates;
+  /** `--max-allowed-cpu-boost`: the highest CPU request a startup boost sets; unset: no cap. */
+  maxAllowedCpuBoost: Quantity | undefined;
   vpaObjectNamespace: string | undefined;
   ignoredVpaObjectNamespaces: string[];
   verbosityLogLevel: 'info' | 'debug';
@@ -74,12 +80,28 @@ export interface WebhookFlags extends KubeApiRateFlags {
   ignoredFlags: string[];
 }
 
-/** Upstream's gates (all alpha, off by default); Tandem has no CPU startup boost yet. */
+/** Upstream's gates (all alpha, off by default). */
 const FEATURE_GATES = {
   InPlace: { default: false, implemented: true },
   PerVPAConfig: { default: false, implemented: true },
-  CPUStartupBoost: { default: false, implemented: false },
+  CPUStartupBoost: { default: false, implemented: true },
 } as const;
+
+/** `--max-allowed-cpu-boost` (upstream's, a quantity; unset or 0: no cap). */
+function maxAllowedCpuBoost(text: string): Quantity | undefined {
+  if (text === '') return undefined;
+  let quantity: Quantity;
+  try {
+    quantity = parseQuantity(text);
+  } catch (error) {
+    throw new FlagError(`--max-allowed-cpu-boost: ${(error as Error).message}`);
+  }
+  if (quantity.sign() < 0)
+    throw new FlagError(
+      `--max-allowed-cpu-boost must not be negative, got '${text}'`,
+    );
+  return quantity;
+}
 
 const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
   'reload-cert',
@@ -225,6 +247,7 @@ export function parseFlags(argv: readonly string[]): WebhookFlags {
       'status-lease-update-interval',
     ),
     featureGates: parseFeatureGates(values['feature-gates'], FEATURE_GATES),
+    maxAllowedCpuBoost: maxAllowedCpuBoost(values['max-allowed-cpu-boost']),
     vpaObjectNamespace: namespaces.only,
     ignoredVpaObjectNamespaces: namespaces.ignored,
     verbosityLogLevel: verbosityLogLevel(parseNumberIn(values.v, 'v', 0)),

@@ -106,6 +106,9 @@ export async function main(
         limitRanges: async (namespace) =>
           limitRangesByNamespace.list(namespace) as unknown as LimitRange[],
         featureGates: flags.featureGates,
+        ...(flags.maxAllowedCpuBoost !== undefined && {
+          maxAllowedCpuBoost: flags.maxAllowedCpuBoost,
+        }),
       },
       metrics.coldCache,
     ),

@@ -2,6 +2,7 @@ import type {
   FeatureGates,
   LabelSelector,
   LimitRange,
+  Quantity,
   VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 import type { AdmissionEvent } from './admission-events.js';
@@ -55,6 +56,8 @@ export interface AdmissionContext {
   /** All LimitRange objects of a namespace. */
   limitRanges(namespace: string): Promise<readonly LimitRange[]>;
   featureGates: FeatureGates;
+  /** `--max-allowed-cpu-boost`: the highest CPU request a startup boost sets; unset: no cap. */
+  maxAllowedCpuBoost?: Quantity;
 }
 
 export interface AdmissionResult {

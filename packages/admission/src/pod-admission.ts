@@ -1,6 +1,10 @@
 import {
+  FeatureGate,
+  getUpdateMode,
+  hasStartupBoost,
   PodAnnotation,
   QuantityError,
+  UpdateMode,
   type LimitRange,
   type VerticalPodAutoscaler,
   vpaContainers,
@@ -38,6 +42,10 @@ import { podPatch } from './pod-patch.js';
 import type { ReviewRequest } from './review-request.js';
 import { describeResource } from './reviewed-resource.js';
 import { capMessage, describeError } from './text.js';
+import {
+  withStartupBoost,
+  type StartupBoostSettings,
+} from './startup-boost.js';
 import { unsafeUpdate } from './update-safety.js';
 import { controllingVpa, matchingVpas } from './vpa-choice.js';
 import { reviewedPodController } from './pod-controller.js';
@@ -147,30 +155,41 @@ async function mutate(
       .map(({ container }) => container.name)
       .join(', '),
   ];
-  if (!vpa.status?.recommendation) {
+  const boost = startupBoostFor(vpa, context);
+  const recommending =
+    getUpdateMode(vpa) !== UpdateMode.Off &&
+    vpa.status?.recommendation !== undefined;
+  if (!recommending && boost === undefined) {
     return finishWithVpa({
       outcome: 'skipped',
-      message: `vpa ${ref} has no recommendation yet`,
+      message:
+        getUpdateMode(vpa) !== UpdateMode.Off
+          ? `vpa ${ref} has no recommendation yet`
+          : `vpa ${ref} is in update mode Off; its startup boost needs the ${FeatureGate.CPUStartupBoost} feature gate`,
       annotations: [...originals, observed],
     });
   }
 
-  const limitRanges = await lookUp(
-    () => context.limitRanges(namespace),
-    'LimitRange lookup',
-  );
+  const limitRanges = recommending
+    ? await lookUp(() => context.limitRanges(namespace), 'LimitRange lookup')
+    : [];
   if (limitRanges instanceof Error) {
     return finishWithVpa(
       failure(`vpa ${ref} not applied: ${limitRanges.message}`, originals),
     );
   }
-  const planned = plan(pod, vpa, limitRanges as LimitRange[]);
+  const planned = plan(
+    pod,
+    vpa,
+    recommending ? (limitRanges as LimitRange[]) : undefined,
+    boost,
+  );
   if (typeof planned === 'string') {
     return finishWithVpa(
       failure(`vpa ${ref} not applied: ${planned}`, originals),
     );
   }
-  if (planned.length === 0) {
+  if (planned.updates.length === 0) {
     return finishWithVpa({
       outcome: 'skipped',
       message: `vpa ${ref} has nothing to set on this pod`,
@@ -179,15 +198,16 @@ async function mutate(
   }
   return finishWithVpa({
     outcome: 'applied',
-    message: `applied vpa ${ref}: ${describeUpdates(planned)}`,
-    updates: planned,
+    message: `applied vpa ${ref}: ${describeUpdates(planned.updates)}`,
+    updates: planned.updates,
     annotations: [
       ...originals,
       [
         PodAnnotation.vpaUpdates,
-        resourceUpdatesAnnotation(withVpa.vpaName, planned),
+        resourceUpdatesAnnotation(withVpa.vpaName, planned.updates),
       ],
       observed,
+      ...planned.boosts,
     ],
   });
 }
@@ -205,21 +225,33 @@ function originalsToRecord(pod: DecodedPod): Annotation[] {
     : [[PodAnnotation.originalResources, originalResourcesAnnotation(pod.pod)]];
 }
 
-/** The container updates, or why there are none (a malformed quantity, an unsafe result). */
+/**
+ * The container updates (the recommendation's where `limitRanges` are given, i.e. not in
+ * update mode Off, then the startup boost) with the boost annotations, or why there are
+ * none (a malformed quantity, an unsafe result).
+ */
 function plan(
   pod: DecodedPod,
   vpa: VerticalPodAutoscaler,
-  limitRanges: readonly LimitRange[],
-): ContainerUpdate[] | string {
+  limitRanges: readonly LimitRange[] | undefined,
+  boost: StartupBoostSettings | undefined,
+): { updates: ContainerUpdate[]; boosts: Annotation[] } | string {
   try {
-    const updates = containerUpdates(pod.pod, vpa, limitRanges);
+    const recommended =
+      limitRanges === undefined
+        ? []
+        : containerUpdates(pod.pod, vpa, limitRanges);
+    const { updates, annotations } =
+      boost === undefined
+        ? { updates: recommended, annotations: [] }
+        : withStartupBoost(pod.pod, vpa, recommended, boost);
     for (const update of updates) {
       const container =
         pod.pod.spec[update.field ?? 'containers']?.[update.index];
       const unsafe = container && unsafeUpdate(container, update);
       if (unsafe) return unsafe;
     }
-    return updates;
+    return { updates, boosts: annotations };
   } catch (error) {
     if (error instanceof QuantityError) {
       return `malformed quantity: ${describeError(error)}`;
@@ -227,6 +259,19 @@ function plan(
     // A VPA or LimitRange of an unexpected shape (the lookups hand over what the cache holds).
     return `cannot compute resources: ${describeError(error)}`;
   }
+}
+
+/** The boost settings when the gate is on and the VPA asks for a boost; else undefined. */
+function startupBoostFor(
+  vpa: VerticalPodAutoscaler,
+  context: AdmissionContext,
+): StartupBoostSettings | undefined {
+  if (context.featureGates[FeatureGate.CPUStartupBoost] !== true)
+    return undefined;
+  if (!hasStartupBoost(vpa)) return undefined;
+  return context.maxAllowedCpuBoost === undefined
+    ? {}
+    : { maxAllowedCpuBoost: context.maxAllowedCpuBoost };
 }
 
 /** An injected lookup's result as a list, or an Error saying how it failed. */

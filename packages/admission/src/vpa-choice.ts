@@ -1,6 +1,7 @@
 import {
   compileLabelSelector,
   getUpdateMode,
+  hasStartupBoost,
   UpdateMode,
   type Labels,
   type VerticalPodAutoscaler,
@@ -80,8 +81,9 @@ export function selectsPod(
 
 /**
  * The VPA that controls a pod, as upstream picks it: among the matching VPAs whose update
- * mode is not Off, the oldest (`metadata.creationTimestamp`), then the smallest name.
- * Every other mode applies the recommendation at creation. Undefined when none qualifies.
+ * mode is not Off (or that ask for a CPU startup boost), the oldest
+ * (`metadata.creationTimestamp`), then the smallest name. Every other mode applies the
+ * recommendation at creation. Undefined when none qualifies.
  */
 export function chooseVpa(
   candidates: ReadonlyArray<VpaCandidate>,
@@ -90,13 +92,18 @@ export function chooseVpa(
   return controllingVpa(matchingVpas(candidates, pod));
 }
 
-/** The oldest, then smallest-named, of `vpas` whose update mode is not Off. */
+/**
+ * The oldest, then smallest-named, of `vpas` whose update mode is not Off or that has a
+ * startup boost: upstream's matcher (`pkg/admission-controller/resource/vpa/matcher.go`,
+ * `GetMatchingVPA`) keeps an Off VPA with `startupBoost`, whatever the feature gate.
+ */
 export function controllingVpa(
   vpas: readonly VerticalPodAutoscaler[],
 ): VerticalPodAutoscaler | undefined {
   let chosen: VerticalPodAutoscaler | undefined;
   for (const vpa of vpas) {
-    if (getUpdateMode(vpa) === UpdateMode.Off) continue;
+    if (getUpdateMode(vpa) === UpdateMode.Off && !hasStartupBoost(vpa))
+      continue;
     if (chosen === undefined || isStronger(vpa, chosen)) chosen = vpa;
   }
   return chosen;
