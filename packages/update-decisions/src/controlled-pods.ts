@@ -18,7 +18,11 @@ interface CompiledCandidate {
 
 /** Candidates of one namespace, indexed by one `matchLabels` pair each (most selectors have one). */
 interface NamespaceCandidates {
-  byLabel: Map<string, CompiledCandidate[]>;
+  /**
+   * Label key → label value → candidates: two lookups of the pod's own strings, where one
+   * key joining both would build and hash a new string per label of every pod.
+   */
+  byLabel: Map<string, Map<string, CompiledCandidate[]>>;
   /** Selectors without `matchLabels`: tried against every pod. */
   unindexed: CompiledCandidate[];
 }
@@ -55,7 +59,7 @@ export function podsByControllingVpa(
     matching.length = 0;
     addMatching(matching, inNamespace.unindexed, controller, labels);
     for (const key in labels) {
-      const filed = inNamespace.byLabel.get(labelKey(key, labels[key] ?? ''));
+      const filed = inNamespace.byLabel.get(key)?.get(labels[key] ?? '');
       if (filed !== undefined) addMatching(matching, filed, controller, labels);
     }
     const vpa = controllingVpa(matching);
@@ -105,14 +109,15 @@ function indexCandidates(
       entry.unindexed.push(compiled);
       continue;
     }
-    const key = labelKey(...first);
-    const filed = entry.byLabel.get(key);
-    if (filed === undefined) entry.byLabel.set(key, [compiled]);
+    const [key, value] = first;
+    let byValue = entry.byLabel.get(key);
+    if (byValue === undefined) {
+      byValue = new Map();
+      entry.byLabel.set(key, byValue);
+    }
+    const filed = byValue.get(value);
+    if (filed === undefined) byValue.set(value, [compiled]);
     else filed.push(compiled);
   }
   return namespaces;
-}
-
-function labelKey(key: string, value: string): string {
-  return `${key}\u0000${value}`;
 }

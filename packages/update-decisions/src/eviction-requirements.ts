@@ -8,6 +8,7 @@ import {
   type QuantityMap,
   type ResourceList,
   type VerticalPodAutoscaler,
+  vpaContainers,
 } from '@tandem/vpa-api';
 import {
   controlledEntries,
@@ -31,7 +32,7 @@ export function meetsEvictionRequirements(
   if (updatePolicy === undefined) return true;
   const requirements = updatePolicy.evictionRequirements ?? [];
   const entries = controlledEntries(pod, vpa, recommendation);
-  return pod.spec.containers.some((container) => {
+  return vpaContainers(pod).some(({ container }) => {
     const entry = entries.find(
       (candidate) => candidate.containerName === container.name,
     );

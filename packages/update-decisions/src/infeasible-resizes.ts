@@ -46,6 +46,8 @@ export class InfeasibleResizes {
 
   /** Drops every pod not among `livePodUids`. */
   retainOnly(livePodUids: Iterable<string>): void {
+    // Most cycles remember nothing, and a set of every pod's UID is not free.
+    if (this.attempts.size === 0) return;
     const live = new Set(livePodUids);
     for (const uid of [...this.attempts.keys()]) {
       if (!live.has(uid)) this.attempts.delete(uid);

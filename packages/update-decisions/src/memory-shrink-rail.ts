@@ -39,10 +39,11 @@ export interface GuardedResize {
   kept: MemoryLimitKept[];
 }
 
+// A native sidecar's resources sit under `/spec/initContainers/<i>` (AEP-8905).
 const MEMORY_LIMIT_PATH =
-  /^\/spec\/containers\/(\d+)\/resources\/limits\/memory$/;
+  /^\/spec\/(containers|initContainers)\/(\d+)\/resources\/limits\/memory$/;
 const MEMORY_REQUEST_PATH =
-  /^\/spec\/containers\/(\d+)\/resources\/requests\/memory$/;
+  /^\/spec\/(containers|initContainers)\/(\d+)\/resources\/requests\/memory$/;
 
 /**
  * The memory-shrink rail (kubernetes/kubernetes#135670: the kubelet's own check of a
@@ -62,11 +63,11 @@ export function guardMemoryShrink(
 ): GuardedResize {
   const kept: MemoryLimitKept[] = [];
   const dropped = new Set<AddOperation>();
-  const keptLimitBytes = new Map<number, number | undefined>();
+  const keptLimitBytes = new Map<string, number | undefined>();
   for (const operation of patch) {
-    const index = containerIndex(MEMORY_LIMIT_PATH, operation);
-    if (index === undefined) continue;
-    const container = pod.spec.containers[index];
+    const place = patchedContainer(MEMORY_LIMIT_PATH, operation);
+    if (place === undefined) continue;
+    const container = pod.spec[place.field]?.[place.index];
     if (container === undefined) continue;
     const currentLimit = container.resources?.limits?.['memory'];
     const verdict = judge(
@@ -77,7 +78,7 @@ export function guardMemoryShrink(
     );
     if (verdict === undefined) continue;
     dropped.add(operation);
-    keptLimitBytes.set(index, verdict.currentBytes);
+    keptLimitBytes.set(place.key, verdict.currentBytes);
     kept.push({
       container: container.name,
       reason: verdict.reason,
@@ -88,9 +89,9 @@ export function guardMemoryShrink(
     });
   }
   for (const operation of patch) {
-    const index = containerIndex(MEMORY_REQUEST_PATH, operation);
-    if (index === undefined || !keptLimitBytes.has(index)) continue;
-    const limitBytes = keptLimitBytes.get(index);
+    const place = patchedContainer(MEMORY_REQUEST_PATH, operation);
+    if (place === undefined || !keptLimitBytes.has(place.key)) continue;
+    const limitBytes = keptLimitBytes.get(place.key);
     if (limitBytes !== undefined && !(bytesOf(operation.value) <= limitBytes))
       dropped.add(operation);
   }
@@ -144,12 +145,17 @@ function judge(
       };
 }
 
-function containerIndex(
+/** The container an operation writes to: its list, index and a key naming both. */
+function patchedContainer(
   path: RegExp,
   operation: AddOperation,
-): number | undefined {
+):
+  | { field: 'containers' | 'initContainers'; index: number; key: string }
+  | undefined {
   const match = path.exec(operation.path);
-  return match === null ? undefined : Number(match[1]);
+  if (match === null) return undefined;
+  const field = match[1] === 'initContainers' ? 'initContainers' : 'containers';
+  return { field, index: Number(match[2]), key: `${field}/${match[2]}` };
 }
 
 /** Bytes of a quantity; NaN when it does not parse (the guard never throws). */

@@ -4,6 +4,7 @@ import {
   getContainerPolicy,
   type FeatureGates,
   type VerticalPodAutoscaler,
+  vpaContainers,
 } from '@tandem/vpa-api';
 import { isObserved, observedContainers } from './observed-containers.js';
 import { timeOrGoZero, type UpdaterPod } from './updater-pod.js';
@@ -37,7 +38,17 @@ export function hadQuickOom(
   thresholdMs: number,
 ): boolean {
   const observed = observedContainers(pod);
-  return (pod.status?.containerStatuses ?? []).some((status) => {
+  // A native sidecar's status is among `initContainerStatuses`; a plain init container's
+  // OOM never counts, its requests being none of the VPA's business.
+  const managed = new Set(
+    vpaContainers(pod).map(({ container }) => container.name),
+  );
+  const statuses = [
+    ...(pod.status?.containerStatuses ?? []),
+    ...(pod.status?.initContainerStatuses ?? []),
+  ];
+  return statuses.some((status) => {
+    if (!managed.has(status.name)) return false;
     if (!isObserved(observed, status.name)) return false;
     if (getContainerPolicy(vpa, status.name)?.mode === ContainerScalingMode.Off)
       return false;

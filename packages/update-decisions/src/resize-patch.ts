@@ -6,12 +6,14 @@ import {
   type Pod,
   type ResourceList,
   type VerticalPodAutoscaler,
+  type VpaContainer,
+  vpaContainers,
 } from '@tandem/vpa-api';
 import { applicableRecommendation } from './controlled-recommendation.js';
 
 /**
- * The JSON Patch to send to the pod's `resize` subresource: per container with a
- * recommendation, the capped requests and, with RequestsAndLimits, limits in the original
+ * The JSON Patch to send to the pod's `resize` subresource: per container or native sidecar
+ * with a recommendation, the capped requests and, with RequestsAndLimits, limits in the original
  * limit-to-request ratio, the same values the admission webhook sets at creation; resources
  * the pod declares at pod level are left out (`applicableRecommendation`). Missing
  * `resources`/`requests`/`limits` objects are added first; existing ones are kept. A
@@ -30,12 +32,12 @@ export function inPlaceResizePatch(
     applicableRecommendation(pod, vpa),
     limitRanges,
   ).flatMap((resources) => {
-    const index = pod.spec.containers.findIndex(
-      (container) => container.name === resources.containerName,
+    const place = vpaContainers(pod).find(
+      ({ container }) => container.name === resources.containerName,
     );
     const boostKey = `${PodAnnotation.vpaCpuStartupBoostPrefix}${resources.containerName}`;
-    if (index < 0 || annotations[boostKey] !== undefined) return [];
-    return containerOperations(pod, index, {
+    if (place === undefined || annotations[boostKey] !== undefined) return [];
+    return containerOperations(place, {
       requests: resources.requests,
       limits: resources.limits ?? {},
     });
@@ -59,12 +61,12 @@ export function inPlaceUpdatedAnnotationPatch(pod: Pod): AddOperation[] {
 }
 
 function containerOperations(
-  pod: Pod,
-  index: number,
+  { field, index, container }: VpaContainer,
   values: { requests: ResourceList; limits: ResourceList },
 ): AddOperation[] {
-  const current = pod.spec.containers[index]?.resources;
-  const path = ['spec', 'containers', index, 'resources'] as const;
+  const current = container.resources;
+  // A native sidecar is resized under `/spec/initContainers/<i>` (AEP-8905).
+  const path = ['spec', field, index, 'resources'] as const;
   const operations: AddOperation[] = [];
   for (const field of ['requests', 'limits'] as const) {
     const entries = Object.entries(values[field]).sort(([a], [b]) =>

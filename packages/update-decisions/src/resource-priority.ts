@@ -3,6 +3,7 @@ import {
   parseQuantity,
   type Pod,
   type VerticalPodAutoscaler,
+  vpaContainers,
 } from '@tandem/vpa-api';
 import {
   controlledEntries,
@@ -41,7 +42,7 @@ export function resourcePriority(
   const totalRecommended = new Map<string, bigint>();
   let scaleUp = false;
   let outsideRange = false;
-  for (const container of pod.spec.containers) {
+  for (const { container } of vpaContainers(pod)) {
     if (!isObserved(observed, container.name)) continue;
     const entry = entries.find(
       (candidate) => candidate.containerName === container.name,

@@ -1,5 +1,7 @@
 import {
+  boostedContainerNames,
   getUpdateMode,
+  isNativeSidecar,
   UpdateMode,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
@@ -62,6 +64,12 @@ export interface UpdateRestrictionInput {
    */
   ownerOf?: (pod: UpdaterPod) => ReplicaOwner | undefined;
   options?: Partial<UpdateRestrictionOptions>;
+  /**
+   * The CPUStartupBoost gate is on and the VPA has a boost: a group below `minReplicas`
+   * with a boosted pod is kept for the unboost (upstream `GetCreatorMaps`,
+   * `pkg/updater/restriction/pods_restriction_factory.go`), but only for it.
+   */
+  unboosting?: boolean;
 }
 
 /** One replica group's counts (upstream `singleGroupStats`). */
@@ -83,6 +91,8 @@ export interface ReplicaGroupStats {
    * eviction is refused.
    */
   belowMinReplicas: boolean;
+  /** Below `minReplicas`, kept only so its boosted pods can be unboosted. */
+  unboostOnly: boolean;
 }
 
 /**
@@ -142,7 +152,18 @@ export class UpdateRestriction {
       const singleReplicaAllowed =
         options.allowSingleReplica && live === 1 && !inPlaceOnlyBelowMin;
       const belowMinReplicas = live < required && !singleReplicaAllowed;
-      if (belowMinReplicas && !skipBudgetForInPlace && !inPlaceOnlyBelowMin)
+      const unboostOnly =
+        belowMinReplicas &&
+        !skipBudgetForInPlace &&
+        !inPlaceOnlyBelowMin &&
+        input.unboosting === true &&
+        pods.some(hasStartupBoostAnnotation);
+      if (
+        belowMinReplicas &&
+        !skipBudgetForInPlace &&
+        !inPlaceOnlyBelowMin &&
+        !unboostOnly
+      )
         continue;
       const configured =
         !('scalable' in owner) && owner.kind === ReplicaOwnerKind.Job
@@ -161,6 +182,7 @@ export class UpdateRestriction {
         resizedInPlace: 0,
         minReplicas: required,
         belowMinReplicas,
+        unboostOnly,
       };
       for (const pod of pods) groupByPod.set(podId(pod), stats);
     }
@@ -217,8 +239,21 @@ export class UpdateRestriction {
    */
   canResizeInPlace(pod: UpdaterPod): boolean {
     const group = this.groupByPod.get(podId(pod));
-    if (group === undefined || isPending(pod)) return false;
+    if (group === undefined || isPending(pod) || group.unboostOnly)
+      return false;
     if (this.skipBudgetForInPlace && !restartsAContainer(pod)) return true;
+    return isDisruptable(group);
+  }
+
+  /**
+   * Whether the pod's CPU startup boost may be taken back now (upstream `CanUnboost`,
+   * `pkg/updater/restriction/pods_inplace_restriction.go`): it is grouped, running, not
+   * already resizing, and its group can afford a resize.
+   */
+  canUnboost(pod: UpdaterPod): boolean {
+    const group = this.groupByPod.get(podId(pod));
+    if (group === undefined || isPending(pod) || isResizeOngoing(pod))
+      return false;
     return isDisruptable(group);
   }
 
@@ -246,12 +281,22 @@ function isDisruptable(group: ReplicaGroupStats): boolean {
   );
 }
 
+function hasStartupBoostAnnotation(pod: UpdaterPod): boolean {
+  return boostedContainerNames(pod.metadata?.annotations).length > 0;
+}
+
 function groupName({ owner }: ReplicaGroupStats): string {
   return `${owner.kind} ${owner.name}`;
 }
 
+/**
+ * Whether a resize would restart a container or a native sidecar (upstream's
+ * `pkg/updater/utils/pod.go` leaves sidecars to a TODO; a sidecar restarted by its
+ * `resizePolicy` disrupts the pod as much as an app container).
+ */
 function restartsAContainer(pod: UpdaterPod): boolean {
-  return pod.spec.containers.some((container) =>
+  const sidecars = (pod.spec.initContainers ?? []).filter(isNativeSidecar);
+  return [...pod.spec.containers, ...sidecars].some((container) =>
     (container.resizePolicy ?? []).some(
       (policy) => policy.restartPolicy === RESTART_CONTAINER,
     ),

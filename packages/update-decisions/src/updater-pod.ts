@@ -16,7 +16,8 @@ export interface UpdaterPod extends Pod {
 
 export interface UpdaterPodSpec {
   containers: UpdaterContainer[];
-  initContainers?: Container[];
+  /** Native sidecars among them may carry a `resizePolicy` too. */
+  initContainers?: UpdaterContainer[];
   /** Set once the pod is scheduled; the updater only looks at scheduled pods. */
   nodeName?: string;
   /** Pod-level requests and limits: the updater leaves these resources alone (ADR 0016). */
@@ -36,6 +37,8 @@ export interface ContainerResizePolicy {
 export interface UpdaterPodStatus extends NonNullable<Pod['status']> {
   conditions?: PodCondition[];
   containerStatuses?: UpdaterContainerStatus[];
+  /** Native sidecars' statuses (resources after a resize, last termination). */
+  initContainerStatuses?: UpdaterContainerStatus[];
 }
 
 export interface PodCondition {

@@ -8,9 +8,13 @@ import {
   type UpdaterPod,
 } from '@tandem/update-decisions';
 import {
+  FeatureGate,
   getUpdateMode,
+  hasStartupBoost,
+  type FeatureGates,
   type VerticalPodAutoscaler,
   type VpaTarget,
+  gatedNativeSidecars,
 } from '@tandem/vpa-api';
 import type { Gauge } from '@tandem/telemetry';
 import {
@@ -133,7 +137,8 @@ export async function runUpdaterCycle(
         .filter(
           (vpa) =>
             !context.ignoredNamespaces.has(vpa.metadata?.namespace ?? '') &&
-            updaterActsOn(getUpdateMode(vpa)),
+            (updaterActsOn(getUpdateMode(vpa)) ||
+              unboostsIn(vpa, context.settings.featureGates)),
         );
       span.setAttribute('vpas', acted.length);
       return Promise.all(
@@ -152,7 +157,10 @@ export async function runUpdaterCycle(
       );
     });
     const pods = await step('ListPods', (span) => {
-      const live = context.listPods().filter(isLivePod);
+      const live = context
+        .listPods()
+        .filter(isLivePod)
+        .map((pod) => gatedNativeSidecars(pod, context.settings.featureGates));
       span.setAttribute('pods', live.length);
       return live;
     });
@@ -240,6 +248,16 @@ export async function runUpdaterCycle(
   context.evaluations.endCycle();
   stopTotal();
   return summary;
+}
+
+/** Modes Off and Initial: a VPA with a startup boost is still visited, for its unboosts. */
+function unboostsIn(
+  vpa: VerticalPodAutoscaler,
+  featureGates: FeatureGates,
+): boolean {
+  return (
+    featureGates[FeatureGate.CPUStartupBoost] === true && hasStartupBoost(vpa)
+  );
 }
 
 /** Upstream's per-cycle gauges, by VPA size (and update mode where upstream has it). */

@@ -47,6 +47,19 @@ export class PodEvaluations {
     UpdaterPod,
     { versions: string; shapeKey: string; evaluation: PodEvaluation }
   >();
+  /**
+   * `versionsKey` of the VPA and LimitRanges the last pod was evaluated against: a VPA's
+   * pods come one after the other with the same two objects, and building the key per pod
+   * was a string per pod of the cluster per cycle.
+   */
+  private lastVersions:
+    | {
+        vpa: VerticalPodAutoscaler;
+        limitRanges: readonly LimitRange[];
+        version: string | undefined;
+        key: string | undefined;
+      }
+    | undefined;
 
   /** The pod's evaluation; throws `QuantityError` for a malformed quantity. */
   evaluate(
@@ -54,7 +67,7 @@ export class PodEvaluations {
     vpa: VerticalPodAutoscaler,
     limitRanges: readonly LimitRange[],
   ): PodEvaluation {
-    const versions = versionsKey(vpa, limitRanges);
+    const versions = this.versionsOf(vpa, limitRanges);
     if (versions === undefined) return evaluatePod(pod, vpa, limitRanges);
     const last = this.byPod.get(pod);
     if (last !== undefined && last.versions === versions) {
@@ -70,6 +83,27 @@ export class PodEvaluations {
     this.current.set(shapeKey, evaluation);
     this.byPod.set(pod, { versions, shapeKey, evaluation });
     return evaluation;
+  }
+
+  private versionsOf(
+    vpa: VerticalPodAutoscaler,
+    limitRanges: readonly LimitRange[],
+  ): string | undefined {
+    const last = this.lastVersions;
+    if (
+      last?.vpa === vpa &&
+      last.limitRanges === limitRanges &&
+      last.version === vpa.metadata?.resourceVersion
+    )
+      return last.key;
+    const key = versionsKey(vpa, limitRanges);
+    this.lastVersions = {
+      vpa,
+      limitRanges,
+      version: vpa.metadata?.resourceVersion,
+      key,
+    };
+    return key;
   }
 
   /** Called after each cycle: what that cycle did not use is forgotten after the next. */
@@ -133,6 +167,10 @@ function podShape(pod: UpdaterPod): string {
       container.resources,
     ]),
     pod.status?.containerStatuses?.map((status) => [
+      status.name,
+      status.resources,
+    ]),
+    pod.status?.initContainerStatuses?.map((status) => [
       status.name,
       status.resources,
     ]),

@@ -5,6 +5,7 @@ import { podId, type UpdaterPod } from '@tandem/update-decisions';
 import {
   changedResources,
   describeResourceChanges,
+  vpaContainers,
   vpaReference,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
@@ -33,8 +34,9 @@ export function recommendedChanges(
       ({ containerName, target }) =>
         changedResources(
           containerName,
-          pod.spec.containers.find(({ name }) => name === containerName)
-            ?.resources?.requests,
+          vpaContainers(pod).find(
+            ({ container }) => container.name === containerName,
+          )?.container.resources?.requests,
           target,
         ),
     ),
@@ -87,7 +89,7 @@ export function tellNotUpdated(
     context.recordEvent(podSubject(pod), type, reason, message);
 }
 
-function podSubject(pod: UpdaterPod): EventSubject {
+export function podSubject(pod: UpdaterPod): EventSubject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',

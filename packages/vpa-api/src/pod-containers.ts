@@ -1,5 +1,10 @@
 import { parseResourceList, type QuantityMap } from './resource-list.js';
-import type { Container, Pod } from './types.js';
+import {
+  FeatureGate,
+  type Container,
+  type FeatureGates,
+  type Pod,
+} from './types.js';
 
 export interface CurrentResources {
   requests: QuantityMap;
@@ -49,7 +54,7 @@ export function vpaContainers(pod: Pod): VpaContainer[] {
  * init containers, which the VPA never touches (upstream before AEP-8905). Only a view for
  * decisions; the submitted object is what patches apply to.
  */
-export function withoutNativeSidecars(pod: Pod): Pod {
+export function withoutNativeSidecars<P extends Pod>(pod: P): P {
   const init = pod.spec.initContainers;
   if (init === undefined || !init.some(isNativeSidecar)) return pod;
   return {
@@ -61,6 +66,20 @@ export function withoutNativeSidecars(pod: Pod): Pod {
       ),
     },
   };
+}
+
+/**
+ * The pod as a component decides on it: with `--feature-gates=NativeSidecar=true` its native
+ * sidecars are managed like containers (AEP-8905); with the gate off (the default, as
+ * upstream's alpha gate) they are plain init containers (`withoutNativeSidecars`).
+ */
+export function gatedNativeSidecars<P extends Pod>(
+  pod: P,
+  gates: FeatureGates,
+): P {
+  return gates[FeatureGate.NativeSidecar] === true
+    ? pod
+    : withoutNativeSidecars(pod);
 }
 
 /**
