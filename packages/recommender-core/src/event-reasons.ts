@@ -11,6 +11,11 @@ export const RecommenderEventReason = {
   CheckpointCorrupt: 'CheckpointCorrupt',
   /** Warning: the strategy annotations do not read; the default strategy runs (ADR 0026). */
   StrategyFallback: 'StrategyFallback',
+  /**
+   * Warning: a container was OOM-killed while its memory target is already at maxAllowed;
+   * at most one a container every 10 min (kubernetes/autoscaler#9521).
+   */
+  OomAtMaxAllowed: 'OOMAtMaxAllowed',
 } as const;
 
 export type RecommenderEventReason =

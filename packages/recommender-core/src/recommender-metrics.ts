@@ -23,6 +23,13 @@ export interface RecommenderMetrics {
   /** Tandem's own: problems the loop recovered from, by kind. */
   recoveredErrors: Counter<'kind'>;
   /**
+   * Tandem's own: OOM kills of containers whose memory target is already at maxAllowed.
+   * Labelled by VPA and container, never by pod: a crash loop makes a new pod name per
+   * eviction, while a VPA's containers are few and fixed, so the series are bounded by the
+   * VPA containers that ever hit their cap (the Event names the pod).
+   */
+  oomAtMaxAllowed: Counter<'namespace' | 'vpa' | 'container'>;
+  /**
    * Tandem's own: VPAs by the strategy the recommender runs for them; `fallback="true"` for
    * those whose annotations did not read and that run the default instead. A new metric:
    * `vpa_recommender_vpa_objects_count` keeps upstream's labels.
@@ -148,6 +155,12 @@ export function recommenderMetrics(
       name: 'tandem_recommender_recovered_errors_total',
       help: 'Problems the recommender logged and recovered from, by kind',
       labelNames: ['kind'],
+      registers,
+    }),
+    oomAtMaxAllowed: new Counter({
+      name: 'tandem_recommender_oom_at_max_allowed_total',
+      help: 'OOM kills of containers whose memory target is already at maxAllowed, by VPA and container',
+      labelNames: ['namespace', 'vpa', 'container'],
       registers,
     }),
     vpaStrategies: new Gauge({

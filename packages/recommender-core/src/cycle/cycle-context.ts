@@ -1,4 +1,4 @@
-import type { V1Pod } from '@kubernetes/client-node';
+import type { V1Node, V1Pod } from '@kubernetes/client-node';
 import type { Tracer } from '@opentelemetry/api';
 import {
   DEFAULT_RECOMMENDER_CONFIG,
@@ -17,7 +17,11 @@ import {
   type VpaTarget,
 } from '../model/index.js';
 import type { RecommenderMetrics } from '../recommender-metrics.js';
+import { EventRateLimit } from './event-rate-limit.js';
 import type { QualityLinks } from './quality.js';
+
+/** One OOMAtMaxAllowed event a VPA container this often: upstream's --evict-after-oom-threshold. */
+export const OOM_AT_MAX_ALLOWED_EVENT_INTERVAL_MS = 10 * 60_000;
 
 /** What the flags decide: fixed for the life of the process. */
 export interface CycleSettings {
@@ -30,6 +34,10 @@ export interface CycleSettings {
   globalMaxAllowed: ResourceList;
   /** `--cpu-integer-post-processor-enabled`: annotated containers get whole cores. */
   integerCpuPostProcessor: boolean;
+  /** `--cap-oom-bump-up-at-max-allowed`: an OOM bump-up stops at the memory maxAllowed. */
+  capOomBumpUpAtMaxAllowed: boolean;
+  /** `--cap-recommendation-at-largest-node`: recommendations fit the largest node (`listNodes`). */
+  capAtLargestNode: boolean;
   namespace: string | undefined;
   /** False with `--storage=prometheus`: history then comes from Prometheus, and checkpoints are neither read nor written. */
   checkpointsEnabled: boolean;
@@ -57,6 +65,8 @@ export function defaultCycleSettings(
     recommendationFormat: {},
     globalMaxAllowed: {},
     integerCpuPostProcessor: false,
+    capOomBumpUpAtMaxAllowed: false,
+    capAtLargestNode: false,
     qualityMetrics: false,
     namespace: undefined,
     checkpointsEnabled: true,
@@ -77,6 +87,8 @@ export interface CycleInputs {
   resolveTarget: (vpa: VerticalPodAutoscaler) => Promise<VpaTarget>;
   loadMetrics: () => Promise<{ usages: PodContainerUsage[]; skipped: number }>;
   takeOoms: () => ObservedOom[];
+  /** The cluster's nodes, read only with `capAtLargestNode` (a list+watch cache). */
+  listNodes?: () => V1Node[];
   /** Wall-clock milliseconds, for step deadlines. */
   clock: () => number;
   /**
@@ -105,6 +117,8 @@ export interface CycleState {
   lastCheckpointWrittenMs: Map<string, number>;
   /** With quality metrics on: the aggregates under a VPA and their last recommendations. */
   qualityLinks: QualityLinks;
+  /** When each VPA container's last OOMAtMaxAllowed event was written. */
+  oomAtMaxAllowedEvents: EventRateLimit;
 }
 
 /** Everything one cycle reads from and writes to. */
@@ -127,5 +141,8 @@ export function freshCycleState(
     lastCheckpointGcMs: nowMs,
     lastCheckpointWrittenMs: new Map(),
     qualityLinks: new Map(),
+    oomAtMaxAllowedEvents: new EventRateLimit(
+      OOM_AT_MAX_ALLOWED_EVENT_INTERVAL_MS,
+    ),
   };
 }

@@ -1,7 +1,12 @@
 import { trace } from '@opentelemetry/api';
 import { createLogger } from '@tandem/telemetry';
+import type { V1Pod } from '@kubernetes/client-node';
+import type { PodContainerUsage } from '@tandem/kube';
+import type { InMemoryVpaStore } from '../checkpoints/in-memory-vpa-store.js';
+import { NS } from '../model/model.fixtures.js';
+import type { ObservedOom } from '../model/index.js';
 import type { RecommenderMetrics } from '../recommender-metrics.js';
-import type { CycleObservability } from './cycle-context.js';
+import type { CycleInputs, CycleObservability } from './cycle-context.js';
 
 /** Shared builders for the cycle's tests. */
 
@@ -17,5 +22,31 @@ export function quietObservability(
       env: { LOG_LEVEL: 'silent' },
     }),
     metrics,
+  };
+}
+
+/**
+ * The inputs of one VPA `web` in {@link NS} whose target selects `selector`: VPAs from
+ * `store`, `pods` as listed, `usages` as metrics, `ooms` drained each cycle.
+ */
+export function oneVpaInputs(options: {
+  store: InMemoryVpaStore;
+  pods: () => V1Pod[];
+  selector: Record<string, string>;
+  usages: () => PodContainerUsage[];
+  ooms: ObservedOom[];
+  clock: () => number;
+}): CycleInputs {
+  return {
+    listVpas: options.store.listVpas,
+    listPods: options.pods,
+    allVpaKeys: () => new Set([`${NS}/web`]),
+    resolveTarget: async () => ({
+      selector: { matchLabels: options.selector },
+    }),
+    loadMetrics: async () => ({ usages: options.usages(), skipped: 0 }),
+    takeOoms: () => options.ooms.splice(0),
+    clock: options.clock,
+    stillLeading: () => true,
   };
 }

@@ -13,6 +13,7 @@ import { writeCheckpoints } from '../checkpoints/checkpoint-writer.js';
 import { RecommenderEventReason } from '../event-reasons.js';
 import {
   computeVpaStatus,
+  largestNodeAllocatable,
   objectKey,
   orphanedCheckpoints,
   podSnapshotFromPod,
@@ -24,6 +25,7 @@ import {
 } from '../model/index.js';
 import { vpaObjectCounter } from '../recommender-metrics.js';
 import type { CycleContext } from './cycle-context.js';
+import { recordObservedOom } from './oom-recording.js';
 import { QualityRecorder } from './quality.js';
 import { drainQueue } from './worker-pool.js';
 
@@ -96,7 +98,7 @@ export async function runCycle(
         span.setAttribute('pods', summary.pods);
       });
       await step('LoadMetrics', async (span) => {
-        summary.samples = await loadMetrics(context, recover, quality);
+        summary.samples = await loadMetrics(context, nowMs, recover, quality);
         span.setAttribute('samples', summary.samples);
       });
       await step('DeleteRemovedPods', async (span) => {
@@ -323,6 +325,7 @@ function loadPods(
 
 async function loadMetrics(
   context: CycleContext,
+  nowMs: number,
   recover: Recover,
   quality: QualityRecorder | undefined,
 ): Promise<number> {
@@ -376,17 +379,10 @@ async function loadMetrics(
     );
   }
   for (const oom of context.inputs.takeOoms()) {
-    const { model } = context.state;
-    const result = model.recordOom(
-      oom.namespace,
-      oom.podName,
-      oom.containerName,
-      oom.timeMs,
-      oom.memoryBytes,
-    );
+    const result = recordObservedOom(context, oom, nowMs);
     if (result.ok && result.filedMemoryBytes !== undefined)
       quality?.observeOom(
-        model.aggregateOfContainer(
+        context.state.model.aggregateOfContainer(
           oom.namespace,
           oom.podName,
           oom.containerName,
@@ -409,6 +405,12 @@ async function updateVpas(
   quality: QualityRecorder | undefined,
 ): Promise<number> {
   const vpaObjects = vpaObjectCounter();
+  const { capAtLargestNode } = context.settings;
+  const { listNodes } = context.inputs;
+  const largestNode =
+    capAtLargestNode && listNodes !== undefined
+      ? largestNodeAllocatable(listNodes())
+      : undefined;
   const changed: {
     tracked: TrackedVpa;
     status: VerticalPodAutoscalerStatus;
@@ -421,6 +423,7 @@ async function updateVpas(
       format: context.settings.recommendationFormat,
       globalMaxAllowed: context.settings.globalMaxAllowed,
       integerCpuPostProcessor: context.settings.integerCpuPostProcessor,
+      largestNodeAllocatable: largestNode,
     });
     if (tracked === undefined || status === undefined) continue;
     const podCount = context.state.model.matchingPodCount(key);

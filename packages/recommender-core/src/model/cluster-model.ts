@@ -309,7 +309,7 @@ export class ClusterModel {
   /**
    * Records an OOM kill of a container at `timeMs`. The memory it requested defaults to the
    * tracked request; the informer knows the request of the exact pod version that was killed,
-   * so it may pass it.
+   * so it may pass it. `capBytes` bounds the bump-up (see `ContainerState.recordOom`).
    */
   recordOom(
     namespace: string,
@@ -317,6 +317,7 @@ export class ClusterModel {
     containerName: string,
     timeMs: number,
     requestedMemoryBytes?: number,
+    capBytes?: number,
   ): OomResult {
     const found = this.findContainer(namespace, podName, containerName);
     if ('error' in found) return found.error;
@@ -327,6 +328,7 @@ export class ClusterModel {
         feeds.clock?.sample(timeMs) ?? timeMs,
         requested,
         feeds.bump,
+        capBytes,
       );
       for (const live of feeds.live) live.state.recordOom(timeMs, requested);
       return { ok: true, filedMemoryBytes };
@@ -335,6 +337,17 @@ export class ClusterModel {
         error instanceof StaleOomError ? 'stale-oom' : 'invalid-input';
       return failure(kind, `${found.where()}: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * The VPA whose strategy controls a tracked pod's bookkeeping (the first selecting it in
+   * key order, as {@link ClusterModel.feedsOf} picks), undefined when none selects it.
+   */
+  controllingVpa(namespace: string, podName: string): TrackedVpa | undefined {
+    const pod = this.pods.get(objectKey(namespace, podName));
+    return pod === undefined
+      ? undefined
+      : this.vpasSelecting(namespace, pod.labels)[0];
   }
 
   // ---------------------------------------------------------------------------------------

@@ -37,6 +37,13 @@ export {
   strategySettings,
   type StrategySettings,
 } from './vpa-strategy-state.js';
+export {
+  memoryMaxAllowedBytes,
+  type OomAtMaxAllowed,
+  oomAtMaxAllowedMessage,
+  recommendedMemoryBytes,
+} from './oom-at-max-allowed.js';
+export { capToLargestNode, largestNodeAllocatable } from './node-cap.js';
 export { orphanedCheckpoints } from './orphaned-checkpoints.js';
 export {
   recommendationEvent,

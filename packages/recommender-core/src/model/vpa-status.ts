@@ -17,6 +17,7 @@ import {
 } from '@tandem/vpa-api';
 import type { ClusterModel } from './cluster-model.js';
 import { integerCpuContainers, roundUpToWholeCores } from './integer-cpu.js';
+import { capToLargestNode } from './node-cap.js';
 import { strategyRecommendations } from './strategy-recommendations.js';
 import { nextConditions } from './vpa-conditions.js';
 
@@ -29,14 +30,16 @@ export interface VpaStatusOptions {
   readonly globalMaxAllowed?: ResourceList;
   /** `--cpu-integer-post-processor-enabled`: annotated containers get whole cores. */
   readonly integerCpuPostProcessor?: boolean;
+  /** `--cap-recommendation-at-largest-node`: the largest node's allocatable; undefined: no cap. */
+  readonly largestNodeAllocatable?: ResourceList;
 }
 
 /**
  * The `status` the recommender writes for one VPA (undefined for a VPA the model does not
  * hold): per container its strategy's target and bounds (upstream's estimator chain unless
  * the VPA names another strategy), limited to the policy's
- * controlled resources and capped to its minAllowed/maxAllowed (uncappedTarget keeps the
- * value before capping), then the conditions and the observed generation.
+ * controlled resources and capped to its minAllowed/maxAllowed, then optionally to the
+ * largest node (uncappedTarget keeps the value before capping), then the conditions and the observed generation.
  */
 export function computeVpaStatus(
   model: ClusterModel,
@@ -59,13 +62,17 @@ export function computeVpaStatus(
     ),
     options.format,
   ).map((recommendation) => controlledOnly(recommendation, vpa.object));
-  const { containerRecommendations } = capRecommendationToPolicy(
+  const capped = capRecommendationToPolicy(
     options.integerCpuPostProcessor === true
       ? roundUpToWholeCores(recommendations, integerCpuContainers(vpa.object))
       : recommendations,
     vpa.object,
     options.globalMaxAllowed,
-  );
+  ).containerRecommendations;
+  const containerRecommendations =
+    options.largestNodeAllocatable === undefined
+      ? capped
+      : capToLargestNode(capped, options.largestNodeAllocatable);
   const conditions = nextConditions(
     vpa.object.status?.conditions ?? [],
     {
