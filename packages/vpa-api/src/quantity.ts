@@ -89,6 +89,12 @@ const EXPONENT_SUFFIX = /^[eE]([+-]?[0-9]+)$/;
 
 /** An exact Kubernetes quantity. Immutable. */
 export class Quantity {
+  // Worked out on first use: a parsed quantity is shared by every reader of its text (see
+  // parsedTexts), and the updater asks the same ones for their text and millis on each
+  // pod it describes. ES private fields, so equality checks still see only the value.
+  #text: string | undefined;
+  #millis: bigint | undefined;
+
   private constructor(
     /** The value in nano-units (value × 10^9), exact. */
     private readonly nanos: bigint,
@@ -113,7 +119,7 @@ export class Quantity {
 
   /** q × 1000 rounded up (away from zero), exact: Go's `MilliValue()` without the overflow. */
   milliValue(): bigint {
-    return divideAwayFromZero(this.nanos, NANOS_PER_MILLI);
+    return (this.#millis ??= divideAwayFromZero(this.nanos, NANOS_PER_MILLI));
   }
 
   /** q rounded up (away from zero) to a whole number, exact: Go's `Value()` without the overflow. */
@@ -142,14 +148,18 @@ export class Quantity {
 
   /** The canonical text apimachinery would serialise (see the rules at the top of this file). */
   toString(): string {
-    if (this.nanos === 0n) return '0';
-    if (this.format === 'BinarySI') return formatBinary(this.nanos);
-    return formatDecimal(this.nanos, this.format);
+    return (this.#text ??= canonicalText(this.nanos, this.format));
   }
 
   toJSON(): string {
     return this.toString();
   }
+}
+
+function canonicalText(nanos: bigint, format: QuantityFormat): string {
+  if (nanos === 0n) return '0';
+  if (format === 'BinarySI') return formatBinary(nanos);
+  return formatDecimal(nanos, format);
 }
 
 /**
