@@ -45,11 +45,14 @@ describe('clusterCaches', () => {
     built.collection('vpa');
     built.collection('pod', 'status.phase!=Pending');
     built.collection('limitrange');
+    built.collection('node');
     expect(lists).toEqual([]);
     await built.start();
     expect(lists.sort()).toEqual([
       '/api/v1/namespaces/team-a/limitranges?limit=500',
       '/api/v1/namespaces/team-a/pods?fieldSelector=status.phase%21%3DPending&limit=500',
+      // Nodes belong to no namespace: listed whole.
+      '/api/v1/nodes?limit=500',
       '/apis/autoscaling.k8s.io/v1/namespaces/team-a/verticalpodautoscalers?limit=500',
     ]);
     expect(built.hasSynced()).toBe(true);

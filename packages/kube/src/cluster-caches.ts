@@ -18,7 +18,12 @@ const COLLECTIONS = {
   pod: { prefix: '/api/v1', resource: 'pods' },
   limitrange: { prefix: '/api/v1', resource: 'limitranges' },
   event: { prefix: '/api/v1', resource: 'events' },
-} as const;
+  // Cluster-scoped: listed whole whatever the app's namespace (the recommender's node cap).
+  node: { prefix: '/api/v1', resource: 'nodes', clusterScoped: true },
+} as const satisfies Record<
+  string,
+  { prefix: string; resource: string; clusterScoped?: true }
+>;
 
 export type CachedCollection = keyof typeof COLLECTIONS;
 
@@ -90,11 +95,13 @@ export function clusterCaches(options: {
       collection: CachedCollection,
       fieldSelector?: string,
     ) {
-      const { prefix, resource } = COLLECTIONS[collection];
+      const found: { prefix: string; resource: string; clusterScoped?: true } =
+        COLLECTIONS[collection];
+      const { prefix, resource } = found;
       const cache = watchedCollection<T>({
         connection,
         get,
-        path: `${prefix}${scope}/${resource}`,
+        path: `${prefix}${found.clusterScoped ? '' : scope}/${resource}`,
         fieldSelector,
         pageSize: listPageSize,
         watch,
