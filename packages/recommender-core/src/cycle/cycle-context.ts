@@ -53,6 +53,11 @@ export interface CycleSettings {
    * recommendation). Needs the metrics built with `recommenderMetrics(registry, { quality: true })`.
    */
   qualityMetrics?: boolean;
+  /**
+   * `--feature-gates=NativeSidecar=true`: native sidecars (init containers with
+   * `restartPolicy: Always`) are modelled and recommended like containers (AEP-8905).
+   */
+  nativeSidecars?: boolean;
 }
 
 /** The flags' defaults (upstream's), with `overrides`: for tests and benchmarks. */

@@ -4,6 +4,7 @@ import { describeError } from '@tandem/kube';
 import { STRATEGY_ANNOTATION } from '@tandem/strategies';
 import { EVENT_REASON_ATTRIBUTE, inSpan } from '@tandem/telemetry';
 import {
+  gatedNativeSidecars,
   vpaReference,
   type Pod,
   type VerticalPodAutoscaler,
@@ -263,6 +264,8 @@ interface PodReading {
   /** Containers whose requests came from the kubelet's status (in-place resize) or the spec. */
   readonly fromStatus: number;
   readonly fromSpec: number;
+  /** The `NativeSidecar` gate the snapshot was read with. */
+  readonly nativeSidecars: boolean;
 }
 
 /**
@@ -272,9 +275,9 @@ interface PodReading {
  */
 const podReadings = new WeakMap<V1Pod, PodReading>();
 
-function readingOf(pod: V1Pod): PodReading {
+function readingOf(pod: V1Pod, nativeSidecars: boolean): PodReading {
   let reading = podReadings.get(pod);
-  if (reading === undefined) {
+  if (reading?.nativeSidecars !== nativeSidecars) {
     const statuses = pod.status?.containerStatuses ?? [];
     const fromStatus = pod.spec?.containers.filter((container) =>
       statuses.some(
@@ -283,7 +286,10 @@ function readingOf(pod: V1Pod): PodReading {
       ),
     ).length;
     reading = {
-      snapshot: podSnapshotFromPod(pod as Pod),
+      snapshot: podSnapshotFromPod(
+        gatedNativeSidecars(pod as Pod, { NativeSidecar: nativeSidecars }),
+      ),
+      nativeSidecars,
       fromStatus: fromStatus ?? 0,
       fromSpec: (pod.spec?.containers.length ?? 0) - (fromStatus ?? 0),
     };
@@ -302,7 +308,7 @@ function loadPods(
   let fromStatus = 0;
   let fromSpec = 0;
   for (const pod of context.inputs.listPods()) {
-    const reading = readingOf(pod);
+    const reading = readingOf(pod, context.settings.nativeSidecars === true);
     const { snapshot } = reading;
     if (!snapshot.ok) {
       recover('pod', `pod skipped: ${snapshot.error.message}`);

@@ -9,6 +9,8 @@ import {
   PodAnnotation,
   type ResourceList,
   ResourceName,
+  isNativeSidecar,
+  vpaContainers,
 } from '@tandem/vpa-api';
 import type { PodSnapshot } from './cluster-model.js';
 import type { ModelError } from './model-result.js';
@@ -20,7 +22,11 @@ export type PodSnapshotResult =
 /**
  * Reduces a listed pod to what the model tracks. Memory requests are whole bytes, taken from
  * the container status when the kubelet reports resources (in-place resize), else from the
- * spec, as upstream's pod lister does; a container without a request counts 0.
+ * spec, as upstream's pod lister does; a container without a request counts 0. Native
+ * sidecars (init containers with `restartPolicy: Always`) are containers here, as
+ * AEP-8905's `ClusterFeeder` adds them; other init containers are only named, so their
+ * samples are refused. A caller with the `NativeSidecar` gate off hands in the pod through
+ * `gatedNativeSidecars`.
  */
 export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
   const namespace = pod.metadata?.namespace;
@@ -30,7 +36,7 @@ export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
   }
   try {
     const original = originalResources(pod);
-    const containers = pod.spec.containers.map((container) => ({
+    const containers = vpaContainers(pod).map(({ container }) => ({
       name: container.name,
       ...declaredOf(
         original?.get(container.name)?.requests ??
@@ -50,7 +56,9 @@ export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
         labels: pod.metadata?.labels ?? {},
         phase: pod.status?.phase ?? '',
         containers,
-        initContainerNames: (pod.spec.initContainers ?? []).map((c) => c.name),
+        initContainerNames: (pod.spec.initContainers ?? [])
+          .filter((container) => !isNativeSidecar(container))
+          .map((container) => container.name),
       },
     };
   } catch (error) {
