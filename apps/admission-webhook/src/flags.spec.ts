@@ -26,6 +26,7 @@ describe('parseFlags', () => {
         InPlace: false,
         PerVPAConfig: false,
         CPUStartupBoost: false,
+        NativeSidecar: false,
       },
       maxAllowedCpuBoost: undefined,
       vpaObjectNamespace: undefined,

@@ -85,6 +85,8 @@ const FEATURE_GATES = {
   InPlace: { default: false, implemented: true },
   PerVPAConfig: { default: false, implemented: true },
   CPUStartupBoost: { default: false, implemented: true },
+  // Native sidecars admitted and updated like containers (AEP-8905; docs/decisions/0033).
+  NativeSidecar: { default: false, implemented: true },
 } as const;
 
 /** `--max-allowed-cpu-boost` (upstream's, a quantity; unset or 0: no cap). */

@@ -26,6 +26,7 @@ describe('updater flags', () => {
         InPlace: false,
         PerVPAConfig: false,
         CPUStartupBoost: false,
+        NativeSidecar: false,
       },
       vpaObjectNamespace: undefined,
       ignoredVpaObjectNamespaces: [],

@@ -75,6 +75,8 @@ const FEATURE_GATES = {
   InPlace: { default: false, implemented: true },
   PerVPAConfig: { default: false, implemented: true },
   CPUStartupBoost: { default: false, implemented: false },
+  // Native sidecars updated like containers (AEP-8905; docs/decisions/0033).
+  NativeSidecar: { default: false, implemented: true },
 } as const;
 
 const BOOLEAN_FLAGS: ReadonlySet<string> = new Set([
