@@ -64,12 +64,10 @@ export async function main(
   limitRequestRate(kubeConfig, flags.kubeApiQps, flags.kubeApiBurst);
   const namespace = flags.vpaObjectNamespace;
 
-  const cluster = clusterInputs(
-    kubeConfig,
-    namespace,
-    logger,
-    flags.listPageSize,
-  );
+  const cluster = clusterInputs(kubeConfig, namespace, logger, {
+    listPageSize: flags.listPageSize,
+    readNodes: flags.capAtLargestNode,
+  });
   const leadership = startLeadership(flags, leaseKubeConfig, logger);
   const settings: CycleContext['settings'] = {
     selection: {
@@ -81,6 +79,8 @@ export async function main(
     recommendationFormat: flags.estimators.format,
     globalMaxAllowed: flags.globalMaxAllowed,
     integerCpuPostProcessor: flags.integerCpuPostProcessor,
+    capAtLargestNode: flags.capAtLargestNode,
+    capOomBumpUpAtMaxAllowed: flags.capOomBumpUpAtMaxAllowed,
     qualityMetrics: flags.qualityMetrics,
     namespace,
     checkpointsEnabled: flags.storage === 'checkpoint',

@@ -330,6 +330,14 @@ export const RECOMMENDER_FLAGS = {
       'Maximum amount of memory that will be recommended for a container. VerticalPodAutoscaler-level maximum allowed takes precedence over the global maximum allowed.',
       maxAllowed('memory'),
     ),
+    'cap-recommendation-at-largest-node': booleanFlag(
+      false,
+      "Tandem: scale each VPA's recommendation down so that one pod's containers fit the largest schedulable node's allocatable CPU and memory, after the VPA's own policy (reads Nodes: needs list and watch on nodes)",
+    ),
+    'cap-oom-bump-up-at-max-allowed': booleanFlag(
+      false,
+      "Tandem: an OOM kill's bump-up sample stops at the container's memory maxAllowed (policy, else --container-recommendation-max-allowed-memory), so a container capped below its peak does not inflate its uncapped target (kubernetes/autoscaler#9521; upstream does not cap it)",
+    ),
   }),
   ...leaderElectionFlagTable('vpa-recommender-lease'),
   ...flagGroup('Feature gates and logging', {

@@ -29,6 +29,8 @@ describe('recommender flags', () => {
       kubeApiBurst: 100,
       listPageSize: 500,
       integerCpuPostProcessor: false,
+      capAtLargestNode: false,
+      capOomBumpUpAtMaxAllowed: false,
       qualityMetrics: false,
       estimators: {
         recommender: DEFAULT_RECOMMENDER_CONFIG,

@@ -53,6 +53,10 @@ export interface RecommenderFlags extends LeaderElectionFlags {
   listPageSize: number;
   /** `--cpu-integer-post-processor-enabled`: annotated containers get whole-core CPU. */
   integerCpuPostProcessor: boolean;
+  /** `--cap-recommendation-at-largest-node` (Tandem's): recommendations fit the largest node. */
+  capAtLargestNode: boolean;
+  /** `--cap-oom-bump-up-at-max-allowed` (Tandem's): OOM bump-ups stop at maxAllowed memory. */
+  capOomBumpUpAtMaxAllowed: boolean;
   /** `--quality-metrics`: Tandem's opt-in for upstream's `vpa_quality_*` metrics. */
   qualityMetrics: boolean;
   /** `--default-strategy`: what a VPA without `tandem.dev/strategy` gets (a registry name). */
@@ -121,6 +125,8 @@ export function parseFlags(argv: readonly string[]): RecommenderFlags {
     kubeApiBurst: flags['kube-api-burst'],
     listPageSize: flags['list-page-size'],
     integerCpuPostProcessor: flags['cpu-integer-post-processor-enabled'],
+    capAtLargestNode: flags['cap-recommendation-at-largest-node'],
+    capOomBumpUpAtMaxAllowed: flags['cap-oom-bump-up-at-max-allowed'],
     qualityMetrics: flags['quality-metrics'],
     defaultStrategy: flags['default-strategy'],
     prometheus: {

@@ -2,6 +2,7 @@ import type {
   CoreV1Event,
   KubeConfig,
   KubernetesObject,
+  V1Node,
   V1Pod,
 } from '@kubernetes/client-node';
 import {
@@ -35,8 +36,13 @@ export function clusterInputs(
   kubeConfig: KubeConfig,
   namespace: string | undefined,
   logger: Logger,
-  listPageSize: number,
+  options: {
+    listPageSize: number;
+    /** `--cap-recommendation-at-largest-node`: cache Nodes (only then: it needs RBAC on them). */
+    readNodes: boolean;
+  },
 ): ClusterInputs {
+  const { listPageSize } = options;
   const connection = kubeConnectionOf(kubeConfig);
   const caches = clusterCaches({
     connection,
@@ -64,6 +70,9 @@ export function clusterInputs(
   evictions.onEvent((event) => {
     if (event.type === 'add') ooms.push(...oomsFromEvictionEvent(event.object));
   });
+  const nodes = options.readNodes
+    ? caches.collection<V1Node>('node')
+    : undefined;
   // Targets: well-known controllers from list+watch caches, other kinds via `/scale`.
   const { targets } = caches;
 
@@ -86,6 +95,7 @@ export function clusterInputs(
       resolveTarget: targets.resolve,
       loadMetrics: podMetricsSource(kubeGetJson(connection), namespace),
       takeOoms: () => ooms.splice(0),
+      ...(nodes === undefined ? {} : { listNodes: () => nodes.list() }),
       clock: Date.now,
     },
     synced: caches.hasSynced,
