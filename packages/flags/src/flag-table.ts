@@ -210,7 +210,8 @@ export function flagHelp(table: FlagTable): string {
   return `${blocks.join('\n\n')}\n`;
 }
 
-function markdownTable(rows: readonly (readonly string[])[]): string[] {
+/** Rows (the first one the heading) as a markdown table padded as prettier lays it out. */
+export function markdownTable(rows: readonly (readonly string[])[]): string[] {
   const widths = (rows[0] ?? []).map((_, column) =>
     Math.max(3, ...rows.map((row) => row[column]?.length ?? 0)),
   );
@@ -228,7 +229,7 @@ function markdownTable(rows: readonly (readonly string[])[]): string[] {
  * Help as a table cell: words with `_` or `*` (identifiers, `vpa_quality_*`) in code spans and
  * a lone `*` escaped, so that neither reads as emphasis; `|` escaped.
  */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text
     .split(' ')
     .map((word) => {

@@ -47,3 +47,15 @@ export {
 } from './leader-election.js';
 export { parseKubeApiRate, type KubeApiRateFlags } from './kube-api-rate.js';
 export { LIST_PAGE_SIZE_HELP, parseListPageSize } from './list-page-size.js';
+export {
+  type FlagsParser,
+  type UpstreamAnswer,
+  type UpstreamFlag,
+  upstreamFlagAnswers,
+  upstreamFlagMarkdown,
+  type UpstreamFlagRow,
+  UPSTREAM_COMMON_FLAGS,
+  UPSTREAM_FEATURE_GATE_PROBES,
+  upstreamLeaderElectionFlags,
+  withUpstreamFlagSection,
+} from './upstream-flags.js';
