@@ -320,4 +320,27 @@ describe('the adapter’s reduced objects', () => {
       }),
     );
   });
+
+  it('keeps the template’s native sidecars beside its containers, never its plain init containers', () => {
+    const resources = { requests: { cpu: '50m' } };
+    const owner: TemplateOwner = {
+      metadata: { name: 'web-5d8f', namespace: 'shop' },
+      spec: {
+        template: {
+          spec: {
+            initContainers: [
+              { name: 'migrate', resources },
+              { name: 'proxy', resources, restartPolicy: 'Always' },
+            ],
+            containers: [{ name: 'app', resources }],
+          },
+        },
+      },
+    };
+    const reduced = reducedController(owner, sharedParts());
+    expect(reduced.spec?.template?.spec?.containers).toEqual([
+      { name: 'app', resources },
+      { name: 'proxy', resources },
+    ]);
+  });
 });

@@ -123,14 +123,26 @@ export function reducedPod(pod: V1Pod, share: SharePart): V1Pod {
 
 /**
  * A pod's controller (ReplicaSet, StatefulSet, DaemonSet, Job) as the adapter keeps it:
- * its cache metadata and its template's containers' names and resources, what
- * `containersOf` hands `podView`, shared with every controller of the same template.
+ * its cache metadata and its template's containers' and native sidecars' names and
+ * resources, what `containersOf` hands `podView`, shared with every controller of the same
+ * template.
  */
 export function reducedController(
   owner: TemplateOwner,
   share: SharePart,
 ): TemplateOwner {
-  const containers = owner.spec?.template?.spec?.containers;
+  const spec = owner.spec?.template?.spec;
+  // The template's native sidecars join its containers: a pod without the originals
+  // annotation measures a sidecar the VPA rewrote (ADR 0033) against its declared values too.
+  const containers =
+    spec?.containers === undefined
+      ? undefined
+      : [
+          ...spec.containers,
+          ...(spec.initContainers ?? []).filter(
+            (init) => init.restartPolicy === 'Always',
+          ),
+        ];
   return present({
     metadata: cacheMetadata(owner.metadata),
     spec:
