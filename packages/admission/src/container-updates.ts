@@ -89,11 +89,13 @@ export function resourceUpdatesAnnotation(
  */
 export function describeUpdates(updates: readonly ContainerUpdate[]): string {
   return updates
-    .map(
-      (update) =>
-        `${update.field === 'initContainers' ? 'init-sidecar' : 'container'} ${update.index}: ${update.items.join(', ')}`,
-    )
+    .map((update) => `${updateTarget(update)}: ${update.items.join(', ')}`)
     .join('; ');
+}
+
+/** `container 0`, or `init-sidecar 1` for a native sidecar: what an update is written to. */
+export function updateTarget(update: ContainerUpdate): string {
+  return `${update.field === 'initContainers' ? 'init-sidecar' : 'container'} ${update.index}`;
 }
 
 function sortedByName(list: ResourceList): ResourceList {

@@ -3,7 +3,7 @@ import {
   type Container,
   type ResourceList,
 } from '@tandem/vpa-api';
-import type { ContainerUpdate } from './container-updates.js';
+import { updateTarget, type ContainerUpdate } from './container-updates.js';
 
 /**
  * Why applying `update` to `container` would make the pod one the API server rejects, or
@@ -21,7 +21,7 @@ export function unsafeUpdate(
   ] as const) {
     for (const [resource, text] of Object.entries(values)) {
       if (parseQuantity(text).sign() < 0) {
-        return `container ${update.index}: negative ${resource} ${field} ${text}`;
+        return `${updateTarget(update)}: negative ${resource} ${field} ${text}`;
       }
     }
   }
@@ -51,7 +51,7 @@ export function unsafeUpdate(
       limit !== undefined &&
       parseQuantity(request).cmp(parseQuantity(limit)) > 0
     ) {
-      return `container ${update.index}: ${resource} request ${request} would exceed its limit ${limit}`;
+      return `${updateTarget(update)}: ${resource} request ${request} would exceed its limit ${limit}`;
     }
   }
   return undefined;
