@@ -200,10 +200,6 @@ describe('updater flags', () => {
     [['--no-such-flag'], /no-such-flag/],
     [['--feature-gates=Turbo=true'], /unknown feature gate 'Turbo'/],
     [['--feature-gates=InPlace=yes'], /InPlace must be true or false/],
-    [
-      ['--feature-gates=CPUStartupBoost=true'],
-      /CPUStartupBoost=true is not supported/,
-    ],
     [['--updater-interval=soon'], /--updater-interval: 'soon'/],
     [['--min-replicas=0'], /--min-replicas .*got '0'/],
     [['--eviction-rate-burst=0'], /--eviction-rate-burst .*got '0'/],
@@ -226,5 +222,13 @@ describe('updater flags', () => {
   ])('refuses %j with a clear error', (argv, message) => {
     expect(() => parseFlags(argv)).toThrow(FlagError);
     expect(() => parseFlags(argv)).toThrow(message);
+  });
+});
+
+describe('parseFlags: CPU startup boost', () => {
+  it('turns the CPUStartupBoost gate on', () => {
+    expect(
+      parseFlags(['--feature-gates=CPUStartupBoost=true']).featureGates,
+    ).toMatchObject({ CPUStartupBoost: true });
   });
 });

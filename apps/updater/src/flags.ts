@@ -70,11 +70,11 @@ export interface UpdaterFlags extends LeaderElectionFlags, KubeApiRateFlags {
   ignoredFlags: string[];
 }
 
-/** Upstream's updater gates (all alpha, off by default); Tandem has no CPU startup boost yet. */
+/** Upstream's updater gates (all alpha, off by default). */
 const FEATURE_GATES = {
   InPlace: { default: false, implemented: true },
   PerVPAConfig: { default: false, implemented: true },
-  CPUStartupBoost: { default: false, implemented: false },
+  CPUStartupBoost: { default: false, implemented: true },
   // Native sidecars updated like containers (AEP-8905; docs/decisions/0033).
   NativeSidecar: { default: false, implemented: true },
 } as const;

@@ -30,6 +30,11 @@ export const UpdaterEventReason = {
    * working set plus headroom, or the working set is unknown (kubernetes/kubernetes#135670).
    */
   InPlaceMemoryLimitKept: 'InPlaceMemoryLimitKept',
+  /**
+   * Warning: a CPU startup boost that is over could not be ended (its annotation is broken,
+   * or the resize was refused); retried next cycle, never by eviction.
+   */
+  UnboostFailed: 'UnboostFailed',
 } as const;
 
 export type UpdaterEventReason =

@@ -75,7 +75,7 @@ export async function guardedResizePatch(
   context: PodUpdateContext,
   scope: PodUpdateScope,
   pod: UpdaterPod,
-  evaluation: PodEvaluation,
+  evaluation: Pick<PodEvaluation, 'resizePatch' | 'lowersMemoryLimit'>,
 ): Promise<AddOperation[]> {
   const patch = evaluation.resizePatch();
   if (!evaluation.lowersMemoryLimit()) return patch;

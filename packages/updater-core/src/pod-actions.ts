@@ -30,6 +30,12 @@ export interface ActionResult<Outcome> {
   message?: string;
 }
 
+/** A JSON Patch `remove`: the boost annotations go once the boost is over. */
+export interface RemoveOperation {
+  op: 'remove';
+  path: string;
+}
+
 /** The three writes the updater makes to pods. `--dry-run` swaps in `dryRunActions`. */
 export interface PodActions {
   evict(pod: UpdaterPod): Promise<ActionResult<EvictionOutcome>>;
@@ -37,8 +43,14 @@ export interface PodActions {
     pod: UpdaterPod,
     patch: readonly AddOperation[],
   ): Promise<ActionResult<ResizeOutcome>>;
-  /** Upstream's second, plain patch after a resize: `vpaInPlaceUpdated: "true"`. */
-  annotate(pod: UpdaterPod, patch: readonly AddOperation[]): Promise<void>;
+  /**
+   * Upstream's second, plain patch after a resize: `vpaInPlaceUpdated: "true"`, and after an
+   * unboost the removal of its `vpaCpuStartupBoost/<container>` annotations.
+   */
+  annotate(
+    pod: UpdaterPod,
+    patch: readonly (AddOperation | RemoveOperation)[],
+  ): Promise<void>;
 }
 
 /** Actions that change nothing: every eviction and resize is taken as accepted. */

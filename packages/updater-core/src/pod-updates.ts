@@ -315,7 +315,7 @@ export async function resizePod(
 }
 
 /** Takes a token, waiting for it when needed; false when it would come after the deadline. */
-async function waitForToken(
+export async function waitForToken(
   context: PodUpdateContext,
   limiter: TokenBucket,
   scope: PodUpdateScope,

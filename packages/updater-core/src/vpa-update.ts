@@ -16,7 +16,10 @@ import {
   type UpdaterPod,
 } from '@tandem/update-decisions';
 import {
+  boostedContainerNames,
+  FeatureGate,
   getUpdateMode,
+  hasStartupBoost,
   UpdateMode,
   type FeatureGates,
   type LimitRange,
@@ -32,6 +35,7 @@ import {
 import { UpdaterEventReason } from './event-reasons.js';
 import { tellNotUpdated } from './pod-events.js';
 import type { PodEvaluations } from './pod-evaluations.js';
+import { unboostPods } from './unboost.js';
 import { vpaSizeLog2 } from './updater-metrics.js';
 
 export interface VpaUpdateSettings {
@@ -99,14 +103,9 @@ export async function updateVpa(
     resized: 0,
     stopped: false,
   };
-  const strategy = updaterStrategy(vpa, settings.featureGates);
-  if (strategy === 'none') {
-    context.logger.warn(
-      { vpa: vpaKey(vpa) },
-      'update mode InPlace needs the InPlace feature gate; VPA skipped',
-    );
-    return tally;
-  }
+  const unboosting =
+    settings.featureGates[FeatureGate.CPUStartupBoost] === true &&
+    hasStartupBoost(vpa);
   const namespace = vpa.metadata?.namespace ?? '';
   const owners = new Map(
     pods.map((pod) => [pod, replicaOwner(pod, topMostController(pod))]),
@@ -122,14 +121,34 @@ export async function updateVpa(
       configuredReplicas: (owner) => configured.get(replicaOwnerKey(owner)),
       ownerOf: (pod) => owners.get(pod),
       options: settings.restriction,
+      unboosting,
     }),
     evaluate: (pod) => context.evaluations.evaluate(pod, vpa, limitRanges),
     sizeLabel: tally.sizeLabel,
     updateMode: tally.updateMode,
     deadlineMs,
   };
+  let updatable = pods;
+  if (unboosting) {
+    // Upstream: a pod still carrying a boost annotation waits for its unboost.
+    const unboosted = await unboostPods(context, scope, pods, limitRanges, now);
+    tally.resized += unboosted.resized;
+    if (unboosted.stopped) return { ...tally, stopped: true };
+    updatable = pods.filter(
+      (pod) => boostedContainerNames(pod.metadata?.annotations).length === 0,
+    );
+  }
+  const strategy = updaterStrategy(vpa, settings.featureGates);
+  if (strategy === 'none') {
+    if (getUpdateMode(vpa) === UpdateMode.InPlace)
+      context.logger.warn(
+        { vpa: vpaKey(vpa) },
+        'update mode InPlace needs the InPlace feature gate; VPA skipped',
+      );
+    return tally;
+  }
   const candidates = orderForUpdate(
-    pods.flatMap((pod) => candidateOf(context, scope, pod, now)),
+    updatable.flatMap((pod) => candidateOf(context, scope, pod, now)),
     (candidate) => candidate.decision,
   );
 
