@@ -54,8 +54,13 @@ export {
   upstreamFlagAnswers,
   upstreamFlagMarkdown,
   type UpstreamFlagRow,
-  UPSTREAM_COMMON_FLAGS,
+  upstreamCommonFlags,
+  upstreamFlags,
   UPSTREAM_FEATURE_GATE_PROBES,
   upstreamLeaderElectionFlags,
   withUpstreamFlagSection,
 } from './upstream-flags.js';
+export {
+  checkUpstreamFlagDoc,
+  UPSTREAM_FLAG_DOC_REWRITE,
+} from './upstream-flag-doc.js';

@@ -117,8 +117,7 @@ export function upstreamFlagMarkdown(rows: readonly UpstreamFlagRow[]): string {
   ]).join('\n');
 }
 
-/** `common/flags.go`'s flags: every component takes them. */
-export const UPSTREAM_COMMON_FLAGS: readonly UpstreamFlag[] = [
+const COMMON_FLAGS: readonly UpstreamFlag[] = [
   {
     name: 'kubeconfig',
     upstreamDefault: '',
@@ -139,6 +138,26 @@ export const UPSTREAM_COMMON_FLAGS: readonly UpstreamFlag[] = [
     note: 'from 5 up, debug logs; the other klog flags are accepted and ignored with one warning',
   },
 ];
+
+/**
+ * `common/flags.go`'s flags, which every component takes, with the app's defaults where
+ * they differ from upstream's (`tandemDefaults`, by flag name).
+ */
+export function upstreamCommonFlags(
+  tandemDefaults: Readonly<Record<string, string>> = {},
+): UpstreamFlag[] {
+  return COMMON_FLAGS.map((flag) => {
+    const tandemDefault = tandemDefaults[flag.name];
+    return tandemDefault === undefined ? flag : { ...flag, tandemDefault };
+  });
+}
+
+/** A component's own flags as `[name, upstream default]` pairs. */
+export function upstreamFlags(
+  pairs: readonly (readonly [string, string])[],
+): UpstreamFlag[] {
+  return pairs.map(([name, upstreamDefault]) => ({ name, upstreamDefault }));
+}
 
 /** client-go's `BindLeaderElectionFlags`, with the component's lease name. */
 export function upstreamLeaderElectionFlags(lease: string): UpstreamFlag[] {

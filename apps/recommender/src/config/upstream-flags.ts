@@ -1,5 +1,6 @@
 import {
-  UPSTREAM_COMMON_FLAGS,
+  upstreamCommonFlags,
+  upstreamFlags,
   UPSTREAM_FEATURE_GATE_PROBES,
   type UpstreamFlag,
   upstreamLeaderElectionFlags,
@@ -11,8 +12,8 @@ import {
  * docs/upstream-flags.md answers for, from the recommender's own parser.
  */
 export const UPSTREAM_RECOMMENDER_FLAGS: readonly UpstreamFlag[] = [
-  ...UPSTREAM_COMMON_FLAGS,
-  ...[
+  ...upstreamCommonFlags(),
+  ...upstreamFlags([
     ['recommender-name', 'default'],
     ['recommender-interval', '1m'],
     ['checkpoints-gc-interval', '10m'],
@@ -67,7 +68,7 @@ export const UPSTREAM_RECOMMENDER_FLAGS: readonly UpstreamFlag[] = [
     ['cpu-integer-post-processor-enabled', 'false'],
     ['container-recommendation-max-allowed-cpu', ''],
     ['container-recommendation-max-allowed-memory', ''],
-  ].map(([name = '', upstreamDefault = '']) => ({ name, upstreamDefault })),
+  ]),
   ...upstreamLeaderElectionFlags('vpa-recommender-lease'),
   ...UPSTREAM_FEATURE_GATE_PROBES,
 ];
