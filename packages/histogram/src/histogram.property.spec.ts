@@ -239,6 +239,32 @@ describe('Histogram properties', () => {
     );
   });
 
+  it('answers percentiles right with several histograms changed and queried in turn', () => {
+    // Running sums are kept for the histogram last queried: every change, and every
+    // query of another histogram in between, must be seen.
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...OPTIONS),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), operation), {
+          maxLength: 30,
+        }),
+        (options, steps) => {
+          const compacts = [0, 1, 2].map(() => new Histogram(options));
+          const denses = [0, 1, 2].map(() => new DenseHistogram(options));
+          for (const [index, op] of steps) {
+            const [compact, dense] = [compacts[index], denses[index]];
+            if (compact === undefined || dense === undefined) continue;
+            expect(compact.percentile(0.5)).toBe(dense.percentile(0.5));
+            apply(compact, dense, op);
+            for (const p of PERCENTILES)
+              expect(compact.percentile(p)).toBe(dense.percentile(p));
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('gives percentiles that never decrease with p', () => {
     fc.assert(
       fc.property(

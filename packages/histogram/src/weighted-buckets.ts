@@ -35,6 +35,8 @@ export abstract class WeightedBuckets {
   private total = 0;
   private min: number;
   private max = 0;
+  /** Counts every change of the weights, so a stale `CUMULATIVE` entry is told apart. */
+  private changes = 0;
 
   protected constructor(options: HistogramOptions) {
     this.options = options;
@@ -77,22 +79,26 @@ export abstract class WeightedBuckets {
       throw new RangeError('percentile must be a number, got NaN');
     if (this.isEmpty()) return 0;
     const threshold = p * this.total;
-    // Not empty, so the min and max buckets, and all between, are inside the window: walk
-    // the stored slots directly, adding in upstream's order.
-    const weights = this.weights;
-    const maxSlot = this.max - this.windowStart;
-    let slot = this.min - this.windowStart;
-    let cumulative = 0;
-    for (; slot < maxSlot; slot++) {
-      cumulative += weights[slot] ?? 0;
-      if (cumulative >= threshold) break;
+    // Upstream walks from the min bucket adding weights until the sum reaches the
+    // threshold. The running sums, added in that very order, are kept between queries of
+    // an unchanged histogram (the estimators ask each for several percentiles in a row),
+    // and never decrease (weights are >= 0), so the first one to reach the threshold is
+    // found by bisection: the same slot, the same bits.
+    const sums = this.cumulativeWeights();
+    let slot = 0;
+    let end = this.max - this.min;
+    while (slot < end) {
+      const middle = (slot + end) >>> 1;
+      if ((sums[middle] ?? 0) >= threshold) end = middle;
+      else slot = middle + 1;
     }
-    const bucket = slot + this.windowStart;
+    const bucket = this.min + slot;
     const lastBucket = this.options.numBuckets - 1;
     return this.options.bucketStart(bucket < lastBucket ? bucket + 1 : bucket);
   }
 
   protected addWeight(value: number, weight: number): void {
+    this.changes++;
     const bucket = this.options.findBucket(value);
     let slot = bucket - this.windowStart;
     if (slot < 0 || slot >= this.weights.length) {
@@ -110,6 +116,7 @@ export abstract class WeightedBuckets {
 
   /** Whatever would drop below epsilon becomes exactly 0, so weights never go negative. */
   protected subtractWeight(value: number, weight: number): void {
+    this.changes++;
     const epsilon = this.options.epsilon;
     const slot = this.options.findBucket(value) - this.windowStart;
     this.total = subtractToEpsilon(this.total, weight, epsilon);
@@ -129,6 +136,7 @@ export abstract class WeightedBuckets {
    * the min/max buckets without an epsilon check.
    */
   protected mergeWeights(other: WeightedBuckets): void {
+    this.changes++;
     if (!sameBucketing(this.options, other.options)) {
       throw new RangeError(
         'cannot merge histograms with different bucketing options',
@@ -148,6 +156,7 @@ export abstract class WeightedBuckets {
 
   /** Multiplies the weights between the min and max bucket, and the total, by `factor` >= 0. */
   protected scaleWeights(factor: number): void {
+    this.changes++;
     for (let bucket = this.min; bucket <= this.max; bucket++) {
       const slot = bucket - this.windowStart;
       this.weights[slot] = (this.weights[slot] ?? 0) * factor;
@@ -158,6 +167,7 @@ export abstract class WeightedBuckets {
 
   /** Makes this an exact copy of `other`'s weights. */
   protected copyWeightsFrom(other: WeightedBuckets): void {
+    this.changes++;
     this.weights = other.weights.slice();
     this.windowStart = other.windowStart;
     this.total = other.total;
@@ -201,6 +211,7 @@ export abstract class WeightedBuckets {
   protected addCheckpointWeights(
     checkpoint: ValidatedHistogramCheckpoint,
   ): void {
+    this.changes++;
     const { bucketWeights, storedWeightSum, totalWeight } = checkpoint;
     if (storedWeightSum === 0) return;
     const ratio = totalWeight / storedWeightSum;
@@ -220,6 +231,30 @@ export abstract class WeightedBuckets {
     this.total += totalWeight;
     // Rounding can leave the min bucket below epsilon (upstream issue #7726).
     this.updateMinAndMax();
+  }
+
+  /**
+   * Running sums of the weights from the min bucket up to the one before the max bucket
+   * (`CUMULATIVE.sums[i]`: buckets min..min + i), worked out again only when this is not
+   * the histogram they were last worked out for or its weights changed since.
+   */
+  private cumulativeWeights(): Float64Array {
+    const length = this.max - this.min;
+    if (CUMULATIVE.of === this && CUMULATIVE.changes === this.changes)
+      return CUMULATIVE.sums;
+    if (CUMULATIVE.sums.length < length)
+      CUMULATIVE.sums = new Float64Array(length);
+    const { sums } = CUMULATIVE;
+    const weights = this.weights;
+    const first = this.min - this.windowStart;
+    let cumulative = 0;
+    for (let index = 0; index < length; index++) {
+      cumulative += weights[first + index] ?? 0;
+      sums[index] = cumulative;
+    }
+    CUMULATIVE.of = this;
+    CUMULATIVE.changes = this.changes;
+    return sums;
   }
 
   private weightAt(bucket: number): number {
@@ -284,6 +319,17 @@ export abstract class WeightedBuckets {
     return undefined;
   }
 }
+
+/**
+ * The running sums of the histogram last asked for a percentile: one entry for the whole
+ * process rather than an array per histogram, whose bytes would count on every aggregate
+ * state the recommender holds; a histogram's percentiles are asked back to back.
+ */
+const CUMULATIVE: {
+  of: WeightedBuckets | undefined;
+  changes: number;
+  sums: Float64Array;
+} = { of: undefined, changes: 0, sums: new Float64Array(256) };
 
 /** Exactly `length` slots: growing arrays by push or spread would leave spare capacity. */
 function zeroWeights(length: number): number[] {
