@@ -4,6 +4,33 @@ export interface Figure {
   value: number;
   unit: string;
   target: { comparison: '>=' | '<='; value: number } | undefined;
+  /**
+   * For a median of several runs: the lowest and highest run and how many there were,
+   * so a reader sees how far one run can be from the figure.
+   */
+  spread?: Spread;
+}
+
+export interface Spread {
+  low: number;
+  high: number;
+  runs: number;
+}
+
+/** The median of the runs (the upper one of an even count) with their spread. */
+export function medianWithSpread(runs: readonly number[]): {
+  value: number;
+  spread: Spread;
+} {
+  const sorted = [...runs].sort((a, b) => a - b);
+  return {
+    value: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+    spread: {
+      low: sorted[0] ?? Number.NaN,
+      high: sorted.at(-1) ?? Number.NaN,
+      runs: sorted.length,
+    },
+  };
 }
 
 export function meetsTarget(figure: Figure): boolean {
@@ -17,7 +44,7 @@ export function meetsTarget(figure: Figure): boolean {
 export function formatFigures(figures: readonly Figure[]): string {
   const rows = figures.map((figure) => [
     figure.name,
-    `${formatNumber(figure.value)} ${figure.unit}`,
+    `${formatNumber(figure.value)} ${figure.unit}${formatSpread(figure.spread)}`,
     figure.target === undefined
       ? ''
       : `${figure.target.comparison} ${formatNumber(figure.target.value)} ${figure.unit}`,
@@ -35,6 +62,11 @@ export function formatFigures(figures: readonly Figure[]): string {
         .trimEnd(),
     )
     .join('\n');
+}
+
+function formatSpread(spread: Spread | undefined): string {
+  if (spread === undefined || spread.runs < 2) return '';
+  return ` (${formatNumber(spread.low)}–${formatNumber(spread.high)}, ${spread.runs} runs)`;
 }
 
 function formatNumber(value: number): string {

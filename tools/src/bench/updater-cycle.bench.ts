@@ -26,8 +26,8 @@ import {
   type ResourceList,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
-import { cpuMs, heapUsedAfterGc, median } from './measure.js';
-import type { Figure } from './report.js';
+import { cpuMs, heapUsedAfterGc } from './measure.js';
+import { medianWithSpread, type Figure } from './report.js';
 import { seededRandom } from '@tandem/estimators';
 
 const NAMESPACES = 100;
@@ -41,6 +41,11 @@ const LIMIT_RANGE_EVERY = 10;
 const WARM_UP_CYCLES = 3;
 const MEASURED_CYCLES = 9;
 const TARGET_CPU_MS = 200;
+/**
+ * The first cycle after a start (or after every VPA got a new recommendation) works out
+ * every pod afresh; a restart should not cost much more than a steady cycle.
+ */
+const FIRST_CYCLE_TARGET_CPU_MS = 300;
 const HOUR_MS = 3_600_000;
 const MIB = 2 ** 20;
 const POD_TEMPLATE_HASH = '7c9b4d5f8';
@@ -109,19 +114,19 @@ export async function updaterCycleFigures(): Promise<Figure[]> {
   const runs = [];
   for (let i = 0; i < MEASURED_CYCLES; i += 1) runs.push(await timedCycle());
   const heapAfter = heapUsedAfterGc();
-  const cpu = median(runs.map((run) => run.cpuMs));
+  const cpu = medianWithSpread(runs.map((run) => run.cpuMs));
 
   const scale = `${VPAS.toLocaleString('en-US')} VPAs, ${cluster.pods.length.toLocaleString('en-US')} pods, ${EXPECTED.updates.toLocaleString('en-US')} updated`;
   return [
     {
       name: `updater cycle CPU (${scale})`,
-      value: cpu,
+      ...cpu,
       unit: 'ms',
       target: { comparison: '<=', value: TARGET_CPU_MS },
     },
     {
       name: 'the same as a ratio to its target (1 = exactly on target)',
-      value: cpu / TARGET_CPU_MS,
+      value: cpu.value / TARGET_CPU_MS,
       unit: '× target',
       target: undefined,
     },
@@ -129,11 +134,11 @@ export async function updaterCycleFigures(): Promise<Figure[]> {
       name: 'first cycle CPU (every pod evaluated afresh)',
       value: cold.cpuMs,
       unit: 'ms',
-      target: undefined,
+      target: { comparison: '<=', value: FIRST_CYCLE_TARGET_CPU_MS },
     },
     {
       name: 'updater cycle, wall',
-      value: median(runs.map((run) => run.wallMs)),
+      ...medianWithSpread(runs.map((run) => run.wallMs)),
       unit: 'ms',
       target: undefined,
     },
