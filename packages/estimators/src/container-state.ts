@@ -106,7 +106,7 @@ export class ContainerState {
     requestedMemoryBytes: number,
     bump: Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'> = this
       .aggregate.config,
-    capBytes: number = Infinity,
+    capBytes = Infinity,
   ): number | undefined {
     requireTime(timeMs);
     if (
