@@ -73,6 +73,21 @@ describe('vpaContainers', () => {
   });
 });
 
+describe('withoutNativeSidecars', () => {
+  it('makes one view a pod object, so caches keyed by pod object keep hitting', () => {
+    const withSidecar = pod([app], [migrate, proxy]);
+    const view = withoutNativeSidecars(withSidecar);
+    expect(view).not.toBe(withSidecar);
+    expect(withoutNativeSidecars(withSidecar)).toBe(view);
+    expect(view.spec.initContainers?.[1]).toEqual({
+      name: 'proxy',
+      resources: proxy.resources,
+    });
+    const plain = pod([app], [migrate]);
+    expect(withoutNativeSidecars(plain)).toBe(plain);
+  });
+});
+
 describe('currentContainerResources', () => {
   it("reads a sidecar's resources from initContainerStatuses, else its spec", () => {
     const resized: Pod = {

@@ -49,15 +49,22 @@ export function vpaContainers(pod: Pod): VpaContainer[] {
   ];
 }
 
+/** Views already made, by pod object: see `withoutNativeSidecars`. */
+const gateOffViews = new WeakMap<Pod, Pod>();
+
 /**
  * The pod as a component with the `NativeSidecar` gate off sees it: its sidecars are plain
  * init containers, which the VPA never touches (upstream before AEP-8905). Only a view for
- * decisions; the submitted object is what patches apply to.
+ * decisions; the submitted object is what patches apply to. The view of one pod object is
+ * made once, so the caches keyed by pod object (the updater's evaluations and owners) keep
+ * hitting cycle after cycle; a pod without sidecars is its own view.
  */
 export function withoutNativeSidecars<P extends Pod>(pod: P): P {
   const init = pod.spec.initContainers;
   if (init === undefined || !init.some(isNativeSidecar)) return pod;
-  return {
+  const made = gateOffViews.get(pod);
+  if (made !== undefined) return made as P;
+  const view: P = {
     ...pod,
     spec: {
       ...pod.spec,
@@ -66,6 +73,8 @@ export function withoutNativeSidecars<P extends Pod>(pod: P): P {
       ),
     },
   };
+  gateOffViews.set(pod, view);
+  return view;
 }
 
 /**
