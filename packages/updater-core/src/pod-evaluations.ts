@@ -8,7 +8,10 @@ import {
   type UpdaterPod,
 } from '@tandem/update-decisions';
 import {
+  changedResources,
+  describeResourceChanges,
   PodAnnotation,
+  vpaContainers,
   type LimitRange,
   type ProcessedRecommendation,
   type VerticalPodAutoscaler,
@@ -25,6 +28,12 @@ export interface PodEvaluation {
    * on first use: only then does the memory-shrink rail need the pod's working set.
    */
   lowersMemoryLimit(): boolean;
+  /**
+   * What the recommendation changes, each request against its target, as the updater's
+   * events say it (`app: cpu 100m -> 250m, memory 128Mi -> 200Mi`); empty when nothing.
+   * Worked out on first use.
+   */
+  recommendedChanges(): string;
 }
 
 /**
@@ -125,6 +134,7 @@ function evaluatePod(
   const recommendation = updaterRecommendation(pod, vpa, limitRanges);
   let patch: AddOperation[] | undefined;
   let lowers: boolean | undefined;
+  let changes: string | undefined;
   const resizePatch = () =>
     (patch ??= inPlaceResizePatch(pod, vpa, limitRanges));
   return {
@@ -135,7 +145,27 @@ function evaluatePod(
     lowersMemoryLimit: () =>
       (lowers ??=
         guardMemoryShrink(pod, resizePatch(), undefined, 0).kept.length > 0),
+    recommendedChanges: () =>
+      (changes ??= describeRecommendedChanges(pod, recommendation)),
   };
+}
+
+function describeRecommendedChanges(
+  pod: UpdaterPod,
+  recommendation: ProcessedRecommendation | undefined,
+): string {
+  return describeResourceChanges(
+    (recommendation?.containerRecommendations ?? []).flatMap(
+      ({ containerName, target }) =>
+        changedResources(
+          containerName,
+          vpaContainers(pod).find(
+            ({ container }) => container.name === containerName,
+          )?.container.resources?.requests,
+          target,
+        ),
+    ),
+  );
 }
 
 /** The VPA's and LimitRanges' versions; undefined when one has none (not from the API server). */

@@ -2,13 +2,7 @@ import { trace } from '@opentelemetry/api';
 import type { EventSubject, EventType } from '@tandem/kube';
 import { EVENT_REASON_ATTRIBUTE } from '@tandem/telemetry';
 import { podId, type UpdaterPod } from '@tandem/update-decisions';
-import {
-  changedResources,
-  describeResourceChanges,
-  vpaContainers,
-  vpaReference,
-  type VerticalPodAutoscaler,
-} from '@tandem/vpa-api';
+import { vpaReference, type VerticalPodAutoscaler } from '@tandem/vpa-api';
 import type { UpdaterEventReason } from './event-reasons.js';
 import type { PodUpdateContext, PodUpdateScope } from './pod-updates.js';
 
@@ -22,25 +16,14 @@ export interface UpdateEvents {
 
 /**
  * What the pod's recommendation changes, each request against its target, as in
- * `app: cpu 100m -> 250m, memory 128Mi -> 200Mi`; empty when the pod has none.
+ * `app: cpu 100m -> 250m, memory 128Mi -> 200Mi`; empty when the pod has none. Worked out
+ * once per pod evaluation: the replicas that share one share the text.
  */
 export function recommendedChanges(
   scope: PodUpdateScope,
   pod: UpdaterPod,
 ): string {
-  const recommended = scope.evaluate(pod).recommendation;
-  return describeResourceChanges(
-    (recommended?.containerRecommendations ?? []).flatMap(
-      ({ containerName, target }) =>
-        changedResources(
-          containerName,
-          vpaContainers(pod).find(
-            ({ container }) => container.name === containerName,
-          )?.container.resources?.requests,
-          target,
-        ),
-    ),
-  );
+  return scope.evaluate(pod).recommendedChanges();
 }
 
 /** Normal events on the pod and on its VPA once the pod is updated (not in a dry run). */
