@@ -15,12 +15,15 @@ import {
   type UpdaterCycleSummary,
 } from '@tandem/updater-core';
 import {
+  FeatureGate,
   formatCpuMillicores,
   formatMemoryBytes,
   PodAnnotation,
   UpdateMode,
   VPA_API_VERSION,
   VPA_KIND,
+  StartupBoostType,
+  type FeatureGates,
   type LimitRange,
   type RecommendedContainerResources,
   type ResourceList,
@@ -38,6 +41,10 @@ const REPLICAS = 10;
 const STALE_PODS_PER_VPA = 3;
 /** Every tenth namespace has a LimitRange. */
 const LIMIT_RANGE_EVERY = 10;
+const RAILS_GATES: FeatureGates = {
+  [FeatureGate.CPUStartupBoost]: true,
+  [FeatureGate.NativeSidecar]: true,
+};
 const WARM_UP_CYCLES = 3;
 const MEASURED_CYCLES = 9;
 const TARGET_CPU_MS = 200;
@@ -278,6 +285,18 @@ function workloadVpa(
     spec: {
       targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name },
       updatePolicy: { updateMode: mode },
+      // A tenth boost their pods' CPU at start-up: the cycle looks for boosts to end.
+      ...(w % 10 === 3
+        ? {
+            startupBoost: {
+              cpu: {
+                type: StartupBoostType.Factor,
+                factor: 2,
+                durationSeconds: 60,
+              },
+            },
+          }
+        : {}),
       // A quarter of the VPAs bound their recommendations, as teams often do.
       ...(w % 4 === 1
         ? {
@@ -461,13 +480,15 @@ function inMemoryUpdaterContext(
     stillLeading: () => true,
     limitRanges: (namespace) => [...(cluster.limitRanges.get(namespace) ?? [])],
     configuredReplicas: async () => REPLICAS,
+    // Every rail on: startup boosts ended, native sidecars updated, groups below
+    // minReplicas resized in place where their VPA asks, the memory-shrink rail (below).
     settings: {
-      featureGates: {},
+      featureGates: RAILS_GATES,
       thresholds: {
         podUpdateThreshold: UPDATER_DEFAULTS.podUpdateThreshold,
         podLifetimeThresholdMs: UPDATER_DEFAULTS.podLifetimeThresholdMs,
         evictAfterOomThresholdMs: UPDATER_DEFAULTS.evictAfterOomThresholdMs,
-        featureGates: {},
+        featureGates: RAILS_GATES,
       },
       restriction: {
         minReplicas: UPDATER_DEFAULTS.minReplicas,
@@ -475,6 +496,7 @@ function inMemoryUpdaterContext(
         allowSingleReplica: false,
         inPlaceSkipDisruptionBudget:
           UPDATER_DEFAULTS.inPlaceSkipDisruptionBudget,
+        inPlaceBelowMinReplicas: true,
       },
       inPlaceForAuto: false,
     },
