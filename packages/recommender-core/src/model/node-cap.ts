@@ -57,26 +57,38 @@ export function capToLargestNode(
   recommendations: readonly RecommendedContainerResources[],
   allocatable: ResourceList,
 ): RecommendedContainerResources[] {
-  let capped = [...recommendations];
+  let capped = recommendations;
   for (const resource of ['cpu', 'memory'] as const) {
     const text = allocatable[resource];
     const limit = text === undefined ? undefined : readable(resource, text);
-    if (limit === undefined) continue;
-    capped = capResource(capped, resource, BigInt(limit));
+    if (limit !== undefined) capped = capResource(capped, resource, limit);
   }
-  return capped;
+  return [...capped];
 }
 
 function capResource(
   recommendations: readonly RecommendedContainerResources[],
   resource: 'cpu' | 'memory',
-  limit: bigint,
-): RecommendedContainerResources[] {
+  limitAmount: number,
+): readonly RecommendedContainerResources[] {
   const amount = (text: string | undefined): bigint | undefined => {
     const value = text === undefined ? undefined : readable(resource, text);
     return value === undefined ? undefined : BigInt(value);
   };
+  // The common case, every cycle for every VPA: the pod fits and no bound is past the node.
+  // Bounds are ordered, so the upper bound alone tells; plain numbers are exact enough to
+  // decide (safe integers), and BigInt is left for the pods that do get scaled.
   let sum = 0n;
+  let fits = true;
+  let total = 0;
+  for (const { target, upperBound } of recommendations) {
+    total += readable(resource, target[resource] ?? '0') ?? 0;
+    const upper = upperBound?.[resource];
+    if (upper !== undefined && (readable(resource, upper) ?? 0) > limitAmount)
+      fits = false;
+  }
+  if (fits && total <= limitAmount) return recommendations;
+  const limit = BigInt(limitAmount);
   for (const recommendation of recommendations)
     sum += amount(recommendation.target?.[resource]) ?? 0n;
   const scale = (value: bigint) =>
