@@ -70,8 +70,20 @@ export const PodPhase = {
 
 /** Upstream's pod key (`getPodID`): `namespace/name`. */
 export function podId(pod: Pod): string {
-  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+  let id = podIds.get(pod);
+  if (id === undefined) {
+    id = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+    podIds.set(pod, id);
+  }
+  return id;
 }
+
+/**
+ * Each pod object's key, built once: the updater asks for it several times per pod and
+ * cycle (replica groups, decisions, logs), and a pod object, as the caches hand it out, is
+ * never renamed (a changed pod is a new object).
+ */
+const podIds = new WeakMap<Pod, string>();
 
 /**
  * Whether the updater counts the pod at all: scheduled, not finished, not being deleted.
