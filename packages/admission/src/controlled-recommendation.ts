@@ -18,6 +18,25 @@ import {
 export function withControlledRecommendation(
   vpa: VerticalPodAutoscaler,
 ): VerticalPodAutoscaler {
+  let narrowed = controlledByVpa.get(vpa);
+  if (narrowed === undefined) {
+    narrowed = narrowToPolicy(vpa);
+    controlledByVpa.set(vpa, narrowed);
+  }
+  return narrowed;
+}
+
+/**
+ * Each VPA object's narrowed form, worked out once: the webhook asks for it on every pod
+ * review and the updater for every pod of the VPA, and a VPA object, as the caches hand
+ * it out, never changes (a changed VPA is a new object). Callers never modify it.
+ */
+const controlledByVpa = new WeakMap<
+  VerticalPodAutoscaler,
+  VerticalPodAutoscaler
+>();
+
+function narrowToPolicy(vpa: VerticalPodAutoscaler): VerticalPodAutoscaler {
   const recommendations = vpa.status?.recommendation?.containerRecommendations;
   if (recommendations === undefined) return vpa;
   const controlled = recommendations.flatMap((entry) => {
