@@ -3,7 +3,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { medianOfRuns } from './measure.js';
-import type { Figure } from './report.js';
+import { mapMeasured, type Figure } from './report.js';
 
 const SYNTHETIC = { series: 100, days: 30, intervalSeconds: 300 };
 
@@ -80,7 +80,7 @@ async function recommendFigure(
   );
   return {
     name,
-    value: wallMs / 1000,
+    ...mapMeasured(wallMs, (ms) => ms / 1000),
     unit: 's',
     target: { comparison: '<=', value: 5 },
   };

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
+import { medianWithSpread, type Measured } from './report.js';
 
 /** Runs one function under tinybench and returns its median latency in milliseconds. */
 export async function medianMs(
@@ -57,14 +58,14 @@ export async function cpuMs<T>(
   return { ms: (user + system) / 1000, value };
 }
 
-/** Median of a few timed runs of something too slow for tinybench's loop (ms). */
+/** Median of a few timed runs of something too slow for tinybench's loop (ms), with their spread. */
 export async function medianOfRuns(
   runs: number,
   run: () => Promise<number>,
-): Promise<number> {
+): Promise<Measured> {
   const timings: number[] = [];
   for (let i = 0; i < runs; i += 1) timings.push(await run());
-  return median(timings);
+  return medianWithSpread(timings);
 }
 
 /** The middle value (the upper one of an even count); NaN for none. */

@@ -5,7 +5,7 @@ import { replayFleet, type SeriesSamples } from '@tandem/replay';
 import { configureStrategy, STRATEGIES } from '@tandem/strategies';
 import { run } from './cli.bench.js';
 import { medianOfRuns } from './measure.js';
-import type { Figure } from './report.js';
+import { mapMeasured, type Figure } from './report.js';
 
 const SYNTHETIC = [
   '--series',
@@ -63,7 +63,7 @@ export async function replayFigures(root: string): Promise<Figure[]> {
       );
       figures.push({
         name: 'tandem replay, Bitbrains + Google 2019 traces, every strategy, wall',
-        value: wallMs / 1000,
+        ...mapMeasured(wallMs, (ms) => ms / 1000),
         unit: 's',
         target: { comparison: '<=', value: 10 },
       });
@@ -93,7 +93,7 @@ async function strategySpeeds(
     });
     figures.push({
       name: `replay speed, ${definition.name}, ${label} (evict)`,
-      value: Math.round(samples / (medianMs / 1000)),
+      ...mapMeasured(medianMs, (ms) => Math.round(samples / (ms / 1000))),
       unit: 'samples/s',
       target: undefined,
     });

@@ -17,11 +17,14 @@ export interface Spread {
   runs: number;
 }
 
-/** The median of the runs (the upper one of an even count) with their spread. */
-export function medianWithSpread(runs: readonly number[]): {
+/** A median with the spread of the runs it came from. */
+export interface Measured {
   value: number;
   spread: Spread;
-} {
+}
+
+/** The median of the runs (the upper one of an even count) with their spread. */
+export function medianWithSpread(runs: readonly number[]): Measured {
   const sorted = [...runs].sort((a, b) => a - b);
   return {
     value: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
@@ -92,4 +95,23 @@ export function machineLoad(
         warning: `The machine was busy (load average above ${busy}, half its ${cores} cores): these figures may hold contention; measure again on a quiet machine before comparing them.`,
       }
     : { summary };
+}
+
+/** The figure in other units (`ms` → `s`, a time → a rate): the spread follows, in order. */
+export function mapMeasured(
+  measured: Measured,
+  transform: (value: number) => number,
+): Measured {
+  const [a, b] = [
+    transform(measured.spread.low),
+    transform(measured.spread.high),
+  ];
+  return {
+    value: transform(measured.value),
+    spread: {
+      low: Math.min(a, b),
+      high: Math.max(a, b),
+      runs: measured.spread.runs,
+    },
+  };
 }
