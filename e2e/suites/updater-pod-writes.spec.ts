@@ -15,14 +15,16 @@ import { waitFor } from '../harness/wait.ts';
 import { ON_FAKE_NODES } from '../harness/workloads.ts';
 
 // deploy/updater/pod-writes-policy.yaml on a real API server: the updater's ServiceAccount
-// (impersonated, with the RBAC of deploy/updater/rbac.yaml) may set `vpaInPlaceUpdated`
-// and resize through the subresource, and nothing else on a pod; other users are not bound.
+// (impersonated, with the RBAC of deploy/updater/rbac.yaml) may set `vpaInPlaceUpdated`,
+// remove a `vpaCpuStartupBoost/<container>` annotation (the unboost) and resize through the
+// subresource, and nothing else on a pod; other users are not bound.
 
 const { kube, namespace } = useTestNamespace('pod-writes');
 const UPDATER = 'system:serviceaccount:tandem-system:tandem-updater';
 const POLICY = 'tandem-updater-pod-writes';
 const IMAGE = 'registry.k8s.io/pause:3.10';
 const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
+const BOOST_KEY = 'vpaCpuStartupBoost/app';
 
 interface Operation {
   op: 'add' | 'replace' | 'remove';
@@ -121,6 +123,7 @@ beforeAll(async () => {
   );
   await createPod('bare');
   await createPod('annotated', { 'example.com/team': 'a' });
+  await createPod('boosted', { [BOOST_KEY]: '{"requests":{},"limits":{}}' });
   // A new policy takes effect once the API server's admission plugin has compiled it: wait
   // until it denies a (dry-run) label change the updater's RBAC alone would allow.
   await waitFor(
@@ -170,6 +173,17 @@ describe('the updater under deploy/updater/pod-writes-policy.yaml', () => {
       [{ op: 'remove', path: '/metadata/annotations/example.com~1team' }],
       'tandem-updater may change only the annotations vpaInPlaceUpdated of pod',
     ],
+    [
+      'a startup boost annotation, added',
+      [
+        {
+          op: 'add',
+          path: '/metadata/annotations/vpaCpuStartupBoost~1app',
+          value: '{}',
+        },
+      ],
+      'tandem-updater may change only the annotations vpaInPlaceUpdated of pod',
+    ],
   ] satisfies [string, Operation[], string][])(
     'denies a patch of %s',
     async (_, patch, message) => {
@@ -205,6 +219,35 @@ describe('the updater under deploy/updater/pod-writes-policy.yaml', () => {
       });
     },
   );
+
+  it('allows the unboost to remove a startup boost annotation, and not to change it', async () => {
+    expect(
+      await patchAsUpdater('boosted', [
+        {
+          op: 'replace',
+          path: '/metadata/annotations/vpaCpuStartupBoost~1app',
+          value: '{}',
+        },
+      ]),
+    ).toEqual(
+      deniedBecause(
+        'tandem-updater may change only the annotations vpaInPlaceUpdated of pod',
+      ),
+    );
+    expect(
+      await patchAsUpdater('boosted', [
+        { op: 'remove', path: '/metadata/annotations/vpaCpuStartupBoost~1app' },
+        {
+          op: 'add',
+          path: '/metadata/annotations/vpaInPlaceUpdated',
+          value: 'true',
+        },
+      ]),
+    ).toBe('allowed');
+    expect((await readPod('boosted')).metadata?.annotations).toEqual({
+      [PodAnnotation.vpaInPlaceUpdated]: 'true',
+    });
+  });
 
   it('allows an in-place resize through the resize subresource', async () => {
     expect(
