@@ -142,6 +142,15 @@ export class ClusterModel {
   private readonly aggregates = new LabelIndexedMap<TrackedAggregate>();
   private readonly vpas = new NamespacedMap<TrackedVpa>();
   private readonly labelSets = new LabelSetInterner();
+  /**
+   * The keys of the VPAs selecting each label set of a namespace, in key order, kept while
+   * no VPA comes, goes or changes its selector (`selectionEpoch`): a workload's pods share a
+   * label set, and testing every VPA of the namespace against every pod was the largest
+   * part of a first cycle. Keys, not the tracked VPAs, which are renewed at every upsert.
+   */
+  private readonly selectingKeys = new Map<string, string[]>();
+  private selectionEpoch = 0;
+  private selectingEpoch = 0;
   /** How many times garbage collection ran. */
   private collections = 0;
   /**
@@ -190,7 +199,7 @@ export class ClusterModel {
     const reusable =
       previous?.labelText === labelText ? previous.containers : undefined;
     const containers = new Map<string, TrackedContainer>();
-    const vpas = this.vpasSelecting(pod.namespace, labels);
+    const vpas = this.vpasSelecting(pod.namespace, labels, labelText);
     for (const { name, memoryRequestBytes, declared } of pod.containers) {
       const kept = reusable?.get(name);
       const held = this.aggregates.get(
@@ -347,7 +356,7 @@ export class ClusterModel {
     const pod = this.pods.get(objectKey(namespace, podName));
     return pod === undefined
       ? undefined
-      : this.vpasSelecting(namespace, pod.labels)[0];
+      : this.vpasSelecting(namespace, pod.labels, pod.labelText)[0];
   }
 
   // ---------------------------------------------------------------------------------------
@@ -380,6 +389,8 @@ export class ClusterModel {
       previous.selectorText !== tracked.selectorText
     )
       this.strategyEpoch += 1;
+    if (previous?.selectorText !== tracked.selectorText)
+      this.selectionEpoch += 1;
     this.vpas.set(key, tracked);
     return OK;
   }
@@ -391,6 +402,7 @@ export class ClusterModel {
       if (keep.has(key)) continue;
       this.vpas.delete(key);
       this.strategyEpoch += 1;
+      this.selectionEpoch += 1;
     }
   }
 
@@ -601,6 +613,8 @@ export class ClusterModel {
     for (const { labelText } of this.aggregates.values()) inUse.add(labelText);
     for (const { labelText } of this.pods.values()) inUse.add(labelText);
     this.labelSets.retainOnly(inUse);
+    // Label sets of pods long gone (a Job's, a StatefulSet's) would otherwise stay here.
+    this.selectingKeys.clear();
     return removed;
   }
 
@@ -644,11 +658,30 @@ export class ClusterModel {
   }
 
   /** The VPAs selecting a pod, in key order: the first one's strategy controls its bookkeeping. */
-  private vpasSelecting(namespace: string, labels: Labels): TrackedVpa[] {
-    const selecting = [];
-    for (const [, vpa] of this.vpas.inNamespace(namespace))
-      if (vpa.podSelector?.matches(labels)) selecting.push(vpa);
-    return selecting.sort((a, b) => (a.key < b.key ? -1 : 1));
+  private vpasSelecting(
+    namespace: string,
+    labels: Labels,
+    labelText: string,
+  ): TrackedVpa[] {
+    if (this.selectingEpoch !== this.selectionEpoch) {
+      this.selectingKeys.clear();
+      this.selectingEpoch = this.selectionEpoch;
+    }
+    const cacheKey = `${namespace}\u0000${labelText}`;
+    let keys = this.selectingKeys.get(cacheKey);
+    if (keys === undefined) {
+      const selecting = [];
+      for (const [key, vpa] of this.vpas.inNamespace(namespace))
+        if (vpa.podSelector?.matches(labels)) selecting.push(key);
+      keys = selecting.sort();
+      this.selectingKeys.set(cacheKey, keys);
+    }
+    const vpas: TrackedVpa[] = [];
+    for (const key of keys) {
+      const vpa = this.vpas.get(key);
+      if (vpa !== undefined) vpas.push(vpa);
+    }
+    return vpas;
   }
 
   /**
