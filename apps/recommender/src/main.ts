@@ -82,7 +82,6 @@ export async function main(
     capAtLargestNode: flags.capAtLargestNode,
     capOomBumpUpAtMaxAllowed: flags.capOomBumpUpAtMaxAllowed,
     qualityMetrics: flags.qualityMetrics,
-    // Needs `NativeSidecar` in the recommender's gate table to be set (ADR 0033).
     nativeSidecars: flags.featureGates[FeatureGate.NativeSidecar] === true,
     namespace,
     checkpointsEnabled: flags.storage === 'checkpoint',

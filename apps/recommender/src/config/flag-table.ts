@@ -98,12 +98,14 @@ function refused(why: string): FlagParser<void> {
 /**
  * Upstream's gates, all alpha and off. InPlace and CPUStartupBoost change nothing in a
  * recommender; PerVPAConfig's per-VPA OOM and aggregation settings are not implemented, so
- * turning it on is refused by name.
+ * turning it on is refused by name. NativeSidecar (AEP-8905, ADR 0033) models native
+ * sidecars as containers and recommends them.
  */
 const FEATURE_GATES = {
   InPlace: { default: false, implemented: true },
   CPUStartupBoost: { default: false, implemented: true },
   PerVPAConfig: { default: false, implemented: false },
+  NativeSidecar: { default: false, implemented: true },
 } as const;
 
 /** The gates as `--help` lists them, as upstream does: `Name=true|false`. */

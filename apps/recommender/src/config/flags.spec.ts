@@ -46,6 +46,7 @@ describe('recommender flags', () => {
         InPlace: false,
         CPUStartupBoost: false,
         PerVPAConfig: false,
+        NativeSidecar: false,
       },
       ignoredFlags: [],
       storage: 'checkpoint',
@@ -370,7 +371,14 @@ describe('recommender flags', () => {
       InPlace: true,
       CPUStartupBoost: false,
       PerVPAConfig: false,
+      NativeSidecar: false,
     });
+  });
+
+  it('turns native sidecars on with NativeSidecar=true (ADR 0033)', () => {
+    expect(
+      parseFlags(['--feature-gates=NativeSidecar=true']).featureGates,
+    ).toMatchObject({ NativeSidecar: true, InPlace: false });
   });
 
   it('refuses by name the gate whose behaviour Tandem lacks', () => {
