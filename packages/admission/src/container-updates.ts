@@ -5,7 +5,7 @@ import {
   type ResourceList,
   type VerticalPodAutoscaler,
   type VpaContainer,
-  vpaContainers,
+  vpaContainersByName,
   withoutPodLevelResources,
 } from '@tandem/vpa-api';
 import { withControlledRecommendation } from './controlled-recommendation.js';
@@ -45,9 +45,7 @@ export function containerUpdates(
     withoutPodLevelResources(withControlledRecommendation(vpa), pod),
     limitRanges,
   );
-  const places = new Map(
-    vpaContainers(pod).map((place) => [place.container.name, place]),
-  );
+  const places = vpaContainersByName(pod);
   return computed.flatMap((resources) => {
     const place = places.get(resources.containerName);
     const requests = sortedByName(resources.requests);

@@ -7,7 +7,7 @@ import {
   type ResourceList,
   type VerticalPodAutoscaler,
   type VpaContainer,
-  vpaContainers,
+  vpaContainersByName,
 } from '@tandem/vpa-api';
 import { applicableRecommendation } from './controlled-recommendation.js';
 
@@ -27,14 +27,13 @@ export function inPlaceResizePatch(
   limitRanges: readonly LimitRange[] = [],
 ): AddOperation[] {
   const annotations = pod.metadata?.annotations ?? {};
+  const places = vpaContainersByName(pod);
   return computeContainerResources(
     pod,
     applicableRecommendation(pod, vpa),
     limitRanges,
   ).flatMap((resources) => {
-    const place = vpaContainers(pod).find(
-      ({ container }) => container.name === resources.containerName,
-    );
+    const place = places.get(resources.containerName);
     const boostKey = `${PodAnnotation.vpaCpuStartupBoostPrefix}${resources.containerName}`;
     if (place === undefined || annotations[boostKey] !== undefined) return [];
     return containerOperations(place, {

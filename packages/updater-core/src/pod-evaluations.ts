@@ -11,7 +11,7 @@ import {
   changedResources,
   describeResourceChanges,
   PodAnnotation,
-  vpaContainers,
+  vpaContainersByName,
   type LimitRange,
   type ProcessedRecommendation,
   type VerticalPodAutoscaler,
@@ -154,14 +154,13 @@ function describeRecommendedChanges(
   pod: UpdaterPod,
   recommendation: ProcessedRecommendation | undefined,
 ): string {
+  const places = vpaContainersByName(pod);
   return describeResourceChanges(
     (recommendation?.containerRecommendations ?? []).flatMap(
       ({ containerName, target }) =>
         changedResources(
           containerName,
-          vpaContainers(pod).find(
-            ({ container }) => container.name === containerName,
-          )?.container.resources?.requests,
+          places.get(containerName)?.container.resources?.requests,
           target,
         ),
     ),

@@ -49,6 +49,13 @@ export function vpaContainers(pod: Pod): VpaContainer[] {
   ];
 }
 
+/** `vpaContainers` by container name (names are unique across both lists). */
+export function vpaContainersByName(pod: Pod): Map<string, VpaContainer> {
+  return new Map(
+    vpaContainers(pod).map((place) => [place.container.name, place]),
+  );
+}
+
 /** Views already made, by pod object: see `withoutNativeSidecars`. */
 const gateOffViews = new WeakMap<Pod, Pod>();
 
