@@ -365,7 +365,8 @@ export function vpaKey(vpa: VerticalPodAutoscaler): string {
   return `${vpa.metadata?.namespace ?? ''}/${vpa.metadata?.name ?? ''}`;
 }
 
-function vpaLabels(vpa: VerticalPodAutoscaler) {
+/** The per-VPA labels of upstream's updater counters. */
+export function vpaLabels(vpa: VerticalPodAutoscaler) {
   return {
     vpa_name: vpa.metadata?.name ?? '',
     vpa_namespace: vpa.metadata?.namespace ?? '',

@@ -11,6 +11,7 @@ import { guardedResizePatch } from './memory-rail.js';
 import { podSubject, tellUpdated } from './pod-events.js';
 import {
   vpaKey,
+  vpaLabels,
   waitForToken,
   type PodUpdateContext,
   type PodUpdateScope,
@@ -125,8 +126,7 @@ async function unboostPod(
       }
       context.metrics.inPlaceUpdatedPods.inc({
         vpa_size_log2: scope.sizeLabel,
-        vpa_name: scope.vpa.metadata?.name ?? '',
-        vpa_namespace: scope.vpa.metadata?.namespace ?? '',
+        ...vpaLabels(scope.vpa),
       });
       context.logger.info(
         { ...fields, containers: plan.containers, patch },
@@ -167,8 +167,7 @@ function failed(
   context.metrics.failedInPlaceUpdateAttempts.inc({
     vpa_size_log2: scope.sizeLabel,
     reason: 'UnboostError',
-    vpa_name: scope.vpa.metadata?.name ?? '',
-    vpa_namespace: scope.vpa.metadata?.namespace ?? '',
+    ...vpaLabels(scope.vpa),
   });
   const which = containers.length > 0 ? ` of ${containers.join(', ')}` : '';
   const message = `The CPU startup boost${which} was not ended: ${why}; retried next cycle, the pod is not evicted for it.`;
