@@ -96,7 +96,8 @@ export function updateTarget(update: ContainerUpdate): string {
   return `${update.field === 'initContainers' ? 'init-sidecar' : 'container'} ${update.index}`;
 }
 
-function sortedByName(list: ResourceList): ResourceList {
+/** The list with its resources in name order, as upstream writes patches and annotations. */
+export function sortedByName(list: ResourceList): ResourceList {
   return Object.fromEntries(
     Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
   );

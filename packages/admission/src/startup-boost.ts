@@ -16,7 +16,7 @@ import {
   type Pod,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
-import type { ContainerUpdate } from './container-updates.js';
+import { sortedByName, type ContainerUpdate } from './container-updates.js';
 
 /** `--max-allowed-cpu-boost`: no boosted request goes above it; undefined: no cap. */
 export interface StartupBoostSettings {
@@ -149,11 +149,11 @@ function boostedUpdate(
       request,
     ).limit;
   }
-  const requests = sorted({
+  const requests = sortedByName({
     ...update?.requests,
     cpu: request.toString(),
   });
-  const limits = sorted({
+  const limits = sortedByName({
     ...update?.limits,
     ...(limit !== undefined && { cpu: limit.toString() }),
   });
@@ -180,10 +180,4 @@ function notesOf(update: ContainerUpdate | undefined): string[] {
 
 function quantityOf(text: string | undefined): Quantity | undefined {
   return text === undefined ? undefined : parseQuantity(text);
-}
-
-function sorted(list: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  );
 }
