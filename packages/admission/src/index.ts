@@ -37,7 +37,7 @@ export {
 } from './vpa-choice.js';
 export { controllingOwner } from './pod-controller.js';
 export { withControlledRecommendation } from './controlled-recommendation.js';
-export { encodePatch, type AddOperation } from './json-patch.js';
+export { encodePatch, jsonPointer, type AddOperation } from './json-patch.js';
 export {
   webhookConfiguration,
   WEBHOOK_CONFIGURATION_NAME,

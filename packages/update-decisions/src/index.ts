@@ -88,6 +88,7 @@ export {
   type MemoryLimitKeptReason,
 } from './memory-shrink-rail.js';
 export {
+  containerResourceOperations,
   inPlaceResizePatch,
   inPlaceUpdatedAnnotationPatch,
 } from './resize-patch.js';

@@ -1,4 +1,4 @@
-import type { AddOperation } from '@tandem/admission';
+import { jsonPointer, type AddOperation } from '@tandem/admission';
 import {
   computeContainerResources,
   PodAnnotation,
@@ -36,7 +36,7 @@ export function inPlaceResizePatch(
     const place = places.get(resources.containerName);
     const boostKey = `${PodAnnotation.vpaCpuStartupBoostPrefix}${resources.containerName}`;
     if (place === undefined || annotations[boostKey] !== undefined) return [];
-    return containerOperations(place, {
+    return containerResourceOperations(place, {
       requests: resources.requests,
       limits: resources.limits ?? {},
     });
@@ -50,16 +50,20 @@ export function inPlaceResizePatch(
 export function inPlaceUpdatedAnnotationPatch(pod: Pod): AddOperation[] {
   return [
     ...(pod.metadata?.annotations === undefined
-      ? [add(pointer('metadata', 'annotations'), {})]
+      ? [add(jsonPointer('metadata', 'annotations'), {})]
       : []),
     add(
-      pointer('metadata', 'annotations', PodAnnotation.vpaInPlaceUpdated),
+      jsonPointer('metadata', 'annotations', PodAnnotation.vpaInPlaceUpdated),
       'true',
     ),
   ];
 }
 
-function containerOperations(
+/**
+ * The operations that set a managed container's requests and limits to `values` (in name
+ * order), adding its `resources`, `requests` and `limits` objects where the pod lacks them.
+ */
+export function containerResourceOperations(
   { field, index, container }: VpaContainer,
   values: { requests: ResourceList; limits: ResourceList },
 ): AddOperation[] {
@@ -73,26 +77,16 @@ function containerOperations(
     );
     if (entries.length === 0) continue;
     if (current === undefined && operations.length === 0) {
-      operations.push(add(pointer(...path), {}));
+      operations.push(add(jsonPointer(...path), {}));
     }
     if (current?.[field] === undefined) {
-      operations.push(add(pointer(...path, field), {}));
+      operations.push(add(jsonPointer(...path, field), {}));
     }
     for (const [resource, quantity] of entries) {
-      operations.push(add(pointer(...path, field, resource), quantity));
+      operations.push(add(jsonPointer(...path, field, resource), quantity));
     }
   }
   return operations;
-}
-
-/** RFC 6901 pointer; resource names such as `nvidia.com/gpu` need the `/` escaped. */
-function pointer(...segments: ReadonlyArray<string | number>): string {
-  return segments
-    .map(
-      (segment) =>
-        `/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`,
-    )
-    .join('');
 }
 
 function add(path: string, value: unknown): AddOperation {

@@ -1,5 +1,9 @@
-import type { AddOperation } from '@tandem/admission';
-import { inPlaceResizePatch, type UpdaterPod } from '@tandem/update-decisions';
+import { jsonPointer, type AddOperation } from '@tandem/admission';
+import {
+  containerResourceOperations,
+  inPlaceResizePatch,
+  type UpdaterPod,
+} from '@tandem/update-decisions';
 import {
   boostedContainerNames,
   getUpdateMode,
@@ -90,7 +94,8 @@ export function unboostPlan(
     const index = pod.spec.containers.findIndex(
       (container) => container.name === name,
     );
-    if (index < 0) continue;
+    const container = pod.spec.containers[index];
+    if (container === undefined) continue;
     const own = recommended.filter(
       (operation) => containerIndexOf(operation.path) === index,
     );
@@ -108,9 +113,9 @@ export function unboostPlan(
         problem: `the annotation ${startupBoostAnnotationKey(name)} is unusable (${original.problem})`,
       };
     resize.push(
-      ...restoreOperations(
-        pod,
-        index,
+      // The recorded values written back, each parent object added where the pod lacks it.
+      ...containerResourceOperations(
+        { field: 'containers', index, container },
         own.length === 0 ? original : cpuOnly(original),
       ),
     );
@@ -130,7 +135,11 @@ export function unboostPlan(
         : []),
       ...expired.map((name) => ({
         op: 'remove' as const,
-        path: `/metadata/annotations/${escape(startupBoostAnnotationKey(name))}`,
+        path: jsonPointer(
+          'metadata',
+          'annotations',
+          startupBoostAnnotationKey(name),
+        ),
       })),
       {
         op: 'add' as const,
@@ -150,37 +159,4 @@ function cpuOnly(original: { requests: ResourceList; limits: ResourceList }) {
   const pick = (list: ResourceList): ResourceList =>
     list['cpu'] === undefined ? {} : { cpu: list['cpu'] };
   return { requests: pick(original.requests), limits: pick(original.limits) };
-}
-
-/** The recorded values written back, each parent object added where the pod lacks it. */
-function restoreOperations(
-  pod: UpdaterPod,
-  index: number,
-  values: { requests: ResourceList; limits: ResourceList },
-): AddOperation[] {
-  const current = pod.spec.containers[index]?.resources;
-  const base = `/spec/containers/${index}/resources`;
-  const operations: AddOperation[] = [];
-  for (const field of ['requests', 'limits'] as const) {
-    const entries = Object.entries(values[field]).sort(([a], [b]) =>
-      a < b ? -1 : a > b ? 1 : 0,
-    );
-    if (entries.length === 0) continue;
-    if (current === undefined && operations.length === 0)
-      operations.push({ op: 'add', path: base, value: {} });
-    if (current?.[field] === undefined)
-      operations.push({ op: 'add', path: `${base}/${field}`, value: {} });
-    for (const [resource, quantity] of entries)
-      operations.push({
-        op: 'add',
-        path: `${base}/${field}/${escape(resource)}`,
-        value: quantity,
-      });
-  }
-  return operations;
-}
-
-/** RFC 6901: `~` and `/` in a key (annotation keys hold a `/`). */
-function escape(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
