@@ -467,7 +467,9 @@ describe('loadKubeConnection', () => {
       await expect(get(connection)).resolves.toMatchObject({
         authorization: 'Bearer from-exec',
       });
-    });
+      // client-node spawns the plugin for each of the two asks: on a 2-core machine busy
+      // with an end-to-end run (load average 10) that took over Jest's default 5 s.
+    }, 30_000);
 
     it('sends the id-token of an oidc auth-provider', async () => {
       const part = (value: unknown) =>
