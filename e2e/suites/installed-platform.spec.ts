@@ -1,17 +1,11 @@
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { isDeepStrictEqual, promisify } from 'node:util';
+import { isDeepStrictEqual } from 'node:util';
 import {
   AdmissionregistrationV1Api,
   CoordinationV1Api,
-  type V1Container,
-  type V1Pod,
 } from '@kubernetes/client-node';
 import { PodAnnotation } from '@tandem/vpa-api';
-import {
-  clusterKubeconfig,
-  isInstalledPlatform,
-} from '../harness/cluster-env.ts';
+import { isInstalledPlatform } from '../harness/cluster-env.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   deploymentOf,
@@ -20,6 +14,13 @@ import {
   PLATFORM_NAMESPACE,
 } from '../harness/platform-apps.ts';
 import { apiServerGet, describeResponse } from '../harness/raw-get.ts';
+import {
+  cpuCgroupOf,
+  createRealDeployment,
+  describePod,
+  expectedCgroup,
+  UPDATER_CYCLE_MS,
+} from '../harness/real-pods.ts';
 import {
   vpaObjects,
   appRecommendation,
@@ -32,10 +33,8 @@ import {
 } from '../harness/webhook-expectations.ts';
 import {
   cpuRequestOf,
-  createDeploymentOfPods,
   isRunningAndReady,
   listPods,
-  waitForRunningPods,
 } from '../harness/workloads.ts';
 
 // The platform as a user installs it (`kubectl apply -k deploy/`, e2e/kind/platform.sh)
@@ -46,101 +45,10 @@ const describeInstalled = isInstalledPlatform() ? describe : describe.skip;
 
 const { kube, namespace: currentNamespace } = useTestNamespace('installed');
 const vpas = vpaObjects(kube, () => currentNamespace());
-const run = promisify(execFile);
-
-/** Built by e2e/kind/run.sh from e2e/kind/cpu-burner and loaded into the cluster. */
-const BURNER_IMAGE = 'tandem/cpu-burner:1';
-/** The installed updater runs upstream's default interval (1 min); a resize takes one. */
-const UPDATER_CYCLE_MS = 60_000;
 
 /** The CPU bounds given; memory always 32Mi within [16Mi, 64Mi]. */
 const recommendation = (target: string, lower: string, upper: string) =>
   appRecommendation([target, lower, upper], ['32Mi', '16Mi', '64Mi']);
-
-/** A Deployment of real pods on kind's node (never pulled: the image is loaded). */
-async function createRealDeployment(
-  name: string,
-  replicas: number,
-  container: Omit<V1Container, 'name' | 'image'>,
-): Promise<V1Pod[]> {
-  await createDeploymentOfPods(kube, currentNamespace(), name, replicas, {
-    terminationGracePeriodSeconds: 1,
-    containers: [
-      {
-        name: 'app',
-        image: BURNER_IMAGE,
-        imagePullPolicy: 'Never',
-        ...container,
-      },
-    ],
-  });
-  return waitForRunningPods(kube, currentNamespace(), name, replicas, 120_000);
-}
-
-async function kubectl(...args: string[]): Promise<string> {
-  const { stdout } = await run('kubectl', args, {
-    env: { ...process.env, KUBECONFIG: clusterKubeconfig() },
-  });
-  return stdout.trim();
-}
-
-/**
- * The container's CPU cgroup as the kernel holds it, read from inside the container:
- * the CFS quota (from the limit) and the shares (v1) or weight (v2, from the request).
- */
-async function cpuCgroupOf(
-  pod: string,
-): Promise<{ quota: number; sharesOrWeight: number; version: 1 | 2 }> {
-  const script = [
-    'if [ -f /sys/fs/cgroup/cpu.max ]; then',
-    '  echo 2; cut -d" " -f1 /sys/fs/cgroup/cpu.max; cat /sys/fs/cgroup/cpu.weight;',
-    'else',
-    '  echo 1; cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.shares;',
-    'fi',
-  ].join(' ');
-  const [version, quota, sharesOrWeight] = (
-    await kubectl(
-      '-n',
-      currentNamespace(),
-      'exec',
-      pod,
-      '--',
-      'sh',
-      '-c',
-      script,
-    )
-  ).split(/\s+/);
-  return {
-    version: version === '2' ? 2 : 1,
-    quota: Number(quota),
-    sharesOrWeight: Number(sharesOrWeight),
-  };
-}
-
-/** What the kubelet writes for a CPU request: shares on v1, their weight on v2. */
-function expectedSharesOrWeight(millicores: number, version: 1 | 2): number {
-  const shares = Math.floor((millicores * 1024) / 1000);
-  return version === 1
-    ? shares
-    : 1 + Math.floor(((shares - 2) * 9999) / 262142);
-}
-
-function describePod(pod: V1Pod | undefined): string {
-  if (pod === undefined) return 'no pod';
-  const status = pod.status?.containerStatuses?.[0];
-  return JSON.stringify({
-    name: pod.metadata?.name,
-    uid: pod.metadata?.uid,
-    spec: pod.spec?.containers[0]?.resources,
-    allocated: status?.resources,
-    restarts: status?.restartCount,
-    conditions: pod.status?.conditions?.map(
-      (condition) =>
-        `${condition.type}=${condition.status}:${condition.reason ?? ''}`,
-    ),
-  });
-}
-
 /** The SHA-256 fingerprints of the certificates in a base64 PEM bundle (any line ends). */
 function fingerprints(base64Pem: string | undefined): string[] {
   const pem = Buffer.from(base64Pem ?? '', 'base64').toString();
@@ -190,10 +98,16 @@ describeInstalled(
         requests: { cpu: '50m', memory: '32Mi' },
         limits: { cpu: '100m', memory: '64Mi' },
       };
-      const pods = await createRealDeployment('web', 2, {
-        command: ['sleep', 'infinity'],
-        resources: declared,
-      });
+      const pods = await createRealDeployment(
+        kube,
+        currentNamespace(),
+        'web',
+        2,
+        {
+          command: ['sleep', 'infinity'],
+          resources: declared,
+        },
+      );
       const webhookLogs = await installedLogs(kube, 'admission-webhook', 40);
       // The declared limit-to-request ratio (2) is kept.
       const expected = {
@@ -305,10 +219,16 @@ describeInstalled(
     it('fails open: with the webhook scaled to zero, pods are still created, as declared', async () => {
       await scaleWebhook(0);
       try {
-        const [pod] = await createRealDeployment('unserved', 1, {
-          command: ['sleep', 'infinity'],
-          resources: { requests: { cpu: '50m', memory: '32Mi' } },
-        });
+        const [pod] = await createRealDeployment(
+          kube,
+          currentNamespace(),
+          'unserved',
+          1,
+          {
+            command: ['sleep', 'infinity'],
+            resources: { requests: { cpu: '50m', memory: '32Mi' } },
+          },
+        );
         expect({
           originals:
             pod?.metadata?.annotations?.[PodAnnotation.originalResources],
@@ -343,19 +263,21 @@ describeInstalled(
     });
 
     it('resizes a running pod in place: same UID, no restart, and the cgroup follows', async () => {
-      const [pod] = await createRealDeployment('burner', 1, {
-        resources: {
-          requests: { cpu: '100m', memory: '32Mi' },
-          limits: { cpu: '200m', memory: '64Mi' },
+      const [pod] = await createRealDeployment(
+        kube,
+        currentNamespace(),
+        'burner',
+        1,
+        {
+          resources: {
+            requests: { cpu: '100m', memory: '32Mi' },
+            limits: { cpu: '200m', memory: '64Mi' },
+          },
         },
-      });
+      );
       const name = pod?.metadata?.name ?? '';
-      const before = await cpuCgroupOf(name);
-      expect(before).toEqual({
-        version: before.version,
-        quota: 20_000,
-        sharesOrWeight: expectedSharesOrWeight(100, before.version),
-      });
+      const before = await cpuCgroupOf(currentNamespace(), name);
+      expect(before).toEqual(expectedCgroup(100, 200, before.version));
 
       await vpas.createVpa('burner', 'burner', {
         ...MANUAL_RECOMMENDER,
@@ -398,17 +320,13 @@ describeInstalled(
       const after = await waitFor(
         'the container cgroup to hold the new CPU request and limit',
         async () => {
-          const cgroup = await cpuCgroupOf(name);
+          const cgroup = await cpuCgroupOf(currentNamespace(), name);
           return cgroup.quota === 60_000 ? cgroup : undefined;
         },
         { timeoutMs: 30_000, intervalMs: 1000 },
-        async () => JSON.stringify(await cpuCgroupOf(name)),
+        async () => JSON.stringify(await cpuCgroupOf(currentNamespace(), name)),
       );
-      expect(after).toEqual({
-        version: before.version,
-        quota: 60_000,
-        sharesOrWeight: expectedSharesOrWeight(300, before.version),
-      });
+      expect(after).toEqual(expectedCgroup(300, 600, before.version));
     });
   },
 );
