@@ -508,3 +508,117 @@ describe('a metric request, planned and answered: properties', () => {
     );
   });
 });
+
+describe('answers from remembered measures and items', () => {
+  const names = ['a-1', 'a-2', 'b-1'];
+  const view = fc
+    .record({
+      name: fc.constantFrom(...names),
+      app: fc.constantFrom('a', 'b'),
+      ready: fc.boolean(),
+      annotated: fc.boolean(),
+      request: fc.constantFrom('400m', '1', '0', 'bad'),
+      sidecar: fc.boolean(),
+    })
+    .map(({ name, app, ready, annotated, request, sidecar }) => {
+      const main = container('app', { cpu: request, memory: '100Mi' });
+      const proxy = {
+        ...container('proxy', { cpu: '100m' }, { cpu: '200m' }),
+        restartPolicy: 'Always',
+      };
+      return pod([main], {
+        name,
+        labels: { app },
+        ready,
+        annotations: annotated ? annotationFor([main, proxy]) : {},
+        initContainers: sidecar ? [proxy] : [],
+      });
+    });
+  const usage = fc
+    .tuple(fc.constantFrom(...names), fc.nat(900), fc.nat(90))
+    .map(([name, app, proxy]) => [
+      name,
+      [used('app', app, 2 ** 20), used('proxy', proxy, 2 ** 10)],
+    ]) as fc.Arbitrary<[string, ContainerUsage[]]>;
+  const request = fc.record({
+    version: fc.constantFrom('v1beta1', 'v1beta2'),
+    target: fc.constantFrom('pods/*', 'pods/a-1', 'deployments.apps/web'),
+    metric: fc.constantFrom(
+      'cpu_utilization_of_original_request',
+      'cpu_utilization_of_limit',
+      'memory_usage',
+    ),
+    query: fc.record(
+      {
+        labelSelector: fc.constantFrom('app=a', 'app!=a'),
+        metricLabelSelector: fc.constantFrom(
+          'container=app',
+          'container=proxy',
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+  });
+  // A step changes a pod (a new view, as the app makes one), deletes one, reads usage
+  // anew for one pod or for all, or asks a query.
+  const step = fc.oneof(
+    view.map((changed) => ({ kind: 'pod' as const, changed })),
+    fc
+      .constantFrom(...names)
+      .map((name) => ({ kind: 'delete' as const, name })),
+    usage.map((read) => ({ kind: 'usage' as const, read })),
+    fc.constant({ kind: 'refresh' as const }),
+    request.map((asked) => ({ kind: 'ask' as const, asked })),
+  );
+
+  it('answers byte for byte what fresh views and usage give, after any changes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(view, { minLength: 1 }),
+        fc.array(usage, { minLength: 1 }),
+        fc.array(step, { minLength: 1, maxLength: 30, size: 'max' }),
+        (first, firstRead, steps) => {
+          const pods = new Map(first.map((p) => [p.name, p]));
+          let read = new Map<string, readonly ContainerUsage[]>(firstRead);
+          for (const s of steps) {
+            if (s.kind === 'pod') pods.set(s.changed.name, s.changed);
+            else if (s.kind === 'delete') pods.delete(s.name);
+            else if (s.kind === 'usage') read = new Map([...read, s.read]);
+            else if (s.kind === 'refresh') read = structuredClone(read);
+            else {
+              const { version, target, metric, query } = s.asked;
+              const path = `/apis/custom.metrics.k8s.io/${version}/namespaces/shop/${target}/${metric}`;
+              const plan = planMetricRequest(
+                parseMetricPath(path),
+                path,
+                query,
+              );
+              if (!('query' in plan)) continue;
+              const given = (views: PodForMetrics[], usage: typeof read) => ({
+                pods: pickedFrom(views),
+                usage: { usage },
+                deployment: { selector: { matchLabels: { app: 'a' } } },
+                sourceName: 'metrics.k8s.io',
+                now: NOW,
+              });
+              const kept = answerMetricQuery(
+                plan.query,
+                given([...pods.values()], read),
+              );
+              const fresh = answerMetricQuery(
+                plan.query,
+                given(
+                  structuredClone([...pods.values()]),
+                  structuredClone(read),
+                ),
+              );
+              expect(kept).toEqual(fresh);
+              expect(kept.body.equals(fresh.body)).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -7,10 +7,17 @@ import { wholePercent } from './metric-quantity.js';
 import {
   describedDeployment,
   describedPod,
+  itemBytes,
+  itemList,
   metricValueList,
   type DescribedObject,
+  type MetricValue,
 } from './metric-value-list.js';
-import { rememberedPodMetric } from './remembered-pod-metric.js';
+import {
+  rememberedPodMeasure,
+  type MeasureQuery,
+  type PodMeasure,
+} from './remembered-pod-measure.js';
 import type { ContainerUsage, PodForMetrics } from './pod-for-metrics.js';
 import { metricNotFoundMessage, status } from './status.js';
 
@@ -44,18 +51,6 @@ export const pickedFrom =
   (picked) =>
     pods.filter((pod) => picked(pod.name, pod.labels));
 
-/** Each view's described object, made once, so its JSON is made once too. */
-const describedPods = new WeakMap<PodForMetrics, DescribedObject>();
-
-function describedPodOf(pod: PodForMetrics): DescribedObject {
-  let described = describedPods.get(pod);
-  if (described === undefined) {
-    described = describedPod(pod.namespace, pod.name);
-    describedPods.set(pod, described);
-  }
-  return described;
-}
-
 /** What the app read for a query. */
 export interface MetricInputs {
   pods: PodsPicked;
@@ -77,9 +72,10 @@ const REASONS_SHOWN = 5;
  * The second half of a metric request (see `planMetricRequest`): which pods to measure,
  * their values, the status code and body, and the observations to count and log. Pure and
  * synchronous, like the webhook's `admit()`: it never throws and reads nothing but
- * `inputs`. What it works out per pod is remembered per pod view and usage read (see
- * `rememberedPodMetric`), so an app that keeps its views answers the HPA's repeated
- * queries without measuring again; the same inputs still give the same answer.
+ * `inputs`. What it works out per pod, its value and its item's JSON, is remembered per
+ * pod view and usage read (see `rememberedPodMeasure`), so an app that keeps its views
+ * answers the HPA's repeated queries without measuring or writing items again: only the
+ * timestamp is new. The same inputs still give the same answer.
  *
  * - Pods (`pods/<name|*>/<metric>`): one item per Ready pod the name and labelSelector
  *   pick that has a value; a named pod without one is a 404 saying why.
@@ -152,11 +148,13 @@ export function answerMetricQuery(
   );
   const timestamp = inputs.now.toISOString().replace(/\.\d+Z$/, 'Z');
   const utilization = isUtilizationMetric(metric);
-  const item = (describedObject: DescribedObject, value: number) => ({
+  const item = (
+    describedObject: DescribedObject,
+    value: number,
+  ): MetricValue => ({
     describedObject,
     metric,
     selector: query.metricSelector,
-    timestamp,
     windowSeconds: WINDOW_SECONDS,
     value: utilization ? wholePercent(value) : value,
   });
@@ -172,7 +170,7 @@ export function answerMetricQuery(
       values.reduce((sum, { value }) => sum + value, 0) / values.length;
     return {
       code: 200,
-      body: metricValueList(query.version, [
+      body: metricValueList(query.version, timestamp, [
         item(describedDeployment(namespace, target.name), mean),
       ]),
       items: 1,
@@ -186,9 +184,16 @@ export function answerMetricQuery(
     );
   return {
     code: 200,
-    body: metricValueList(
+    body: itemList(
       query.version,
-      values.map(({ pod, value }) => item(describedPodOf(pod), value)),
+      timestamp,
+      values.map(({ pod, value, measured }) => {
+        measured.item ??= itemBytes(
+          query.version,
+          item(describedPod(pod.namespace, pod.name), value),
+        );
+        return measured.item;
+      }),
     ),
     items: values.length,
     observations:
@@ -198,39 +203,53 @@ export function answerMetricQuery(
   };
 }
 
+/** A pod with a value, and what was worked out for it. */
+interface Measured {
+  pod: PodForMetrics;
+  value: number;
+  measured: PodMeasure;
+}
+
 /** Each pod's exact value (or the reason it has none), noting what the app counts. */
 function measure(
   pods: readonly PodForMetrics[],
   usage: ReadonlyMap<string, readonly ContainerUsage[]>,
   query: MetricQuery,
   observations: MetricObservations,
-): { values: { pod: PodForMetrics; value: number }[]; reasons: string[] } {
-  const values: { pod: PodForMetrics; value: number }[] = [];
+): { values: Measured[]; reasons: string[] } {
+  const values: Measured[] = [];
   const reasons: string[] = [];
+  const measureQuery: MeasureQuery = {
+    // The metricLabelSelector text decides the container and the selector items echo.
+    key: `${query.version} ${query.metric} ${query.metricLabelSelector ?? ''}`,
+    metric: query.metric,
+    container: query.container,
+  };
+  const original = query.metric.includes('original');
+  const { originals } = observations;
   for (const pod of pods) {
-    const result = rememberedPodMetric(
+    const measured = rememberedPodMeasure(
       pod,
       usage.get(pod.name),
-      query.metric,
-      query.container,
+      measureQuery,
     );
-    const ref = { namespace: pod.namespace, pod: pod.name };
-    observations.originals[result.originals] =
-      (observations.originals[result.originals] ?? 0) + 1;
+    const { result } = measured;
+    originals[result.originals] = (originals[result.originals] ?? 0) + 1;
     if (result.malformedAnnotation !== undefined)
       observations.malformedAnnotations.push({
-        ...ref,
+        namespace: pod.namespace,
+        pod: pod.name,
         annotation: result.malformedAnnotation,
         fallback: result.originals,
       });
-    else if (
-      result.originals === 'current' &&
-      query.metric.includes('original')
-    )
-      observations.currentRequests.push(ref);
+    else if (result.originals === 'current' && original)
+      observations.currentRequests.push({
+        namespace: pod.namespace,
+        pod: pod.name,
+      });
     if (result.value === undefined)
       reasons.push(`${pod.name}: ${result.reason ?? 'no value'}`);
-    else values.push({ pod, value: result.value });
+    else values.push({ pod, value: result.value, measured });
   }
   return { values, reasons };
 }

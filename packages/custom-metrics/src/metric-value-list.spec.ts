@@ -13,12 +13,13 @@ const APP_SELECTOR = {
   ],
 };
 
+const TIME = '2026-01-01T12:00:00Z';
+
 const VALUES: MetricValue[] = [
   {
     describedObject: describedPod('shop', 'web-7d9c-abcde'),
     metric: 'cpu_utilization_of_original_request',
     selector: APP_SELECTOR,
-    timestamp: '2026-01-01T12:00:00Z',
     windowSeconds: 60,
     value: 61.5,
   },
@@ -26,7 +27,6 @@ const VALUES: MetricValue[] = [
     describedObject: describedPod('shop', 'web-7d9c-fghij'),
     metric: 'cpu_utilization_of_original_request',
     selector: undefined,
-    timestamp: '2026-01-01T12:00:00Z',
     windowSeconds: 15,
     value: 60,
   },
@@ -34,7 +34,9 @@ const VALUES: MetricValue[] = [
 
 describe('metricValueList', () => {
   it('writes the v1beta2 shape', () => {
-    expect(JSON.parse(metricValueList('v1beta2', VALUES).toString())).toEqual({
+    expect(
+      JSON.parse(metricValueList('v1beta2', TIME, VALUES).toString()),
+    ).toEqual({
       kind: 'MetricValueList',
       apiVersion: 'custom.metrics.k8s.io/v1beta2',
       metadata: {},
@@ -50,7 +52,7 @@ describe('metricValueList', () => {
             name: 'cpu_utilization_of_original_request',
             selector: APP_SELECTOR,
           },
-          timestamp: '2026-01-01T12:00:00Z',
+          timestamp: TIME,
           windowSeconds: 60,
           value: '61500m',
         },
@@ -65,7 +67,7 @@ describe('metricValueList', () => {
             name: 'cpu_utilization_of_original_request',
             selector: null,
           },
-          timestamp: '2026-01-01T12:00:00Z',
+          timestamp: TIME,
           windowSeconds: 15,
           value: '60',
         },
@@ -74,7 +76,9 @@ describe('metricValueList', () => {
   });
 
   it('writes the v1beta1 shape: metricName, item-level selector, window', () => {
-    expect(JSON.parse(metricValueList('v1beta1', VALUES).toString())).toEqual({
+    expect(
+      JSON.parse(metricValueList('v1beta1', TIME, VALUES).toString()),
+    ).toEqual({
       kind: 'MetricValueList',
       apiVersion: 'custom.metrics.k8s.io/v1beta1',
       metadata: {},
@@ -87,7 +91,7 @@ describe('metricValueList', () => {
             apiVersion: '/v1',
           },
           metricName: 'cpu_utilization_of_original_request',
-          timestamp: '2026-01-01T12:00:00Z',
+          timestamp: TIME,
           window: 60,
           value: '61500m',
           selector: APP_SELECTOR,
@@ -100,7 +104,7 @@ describe('metricValueList', () => {
             apiVersion: '/v1',
           },
           metricName: 'cpu_utilization_of_original_request',
-          timestamp: '2026-01-01T12:00:00Z',
+          timestamp: TIME,
           window: 15,
           value: '60',
           selector: null,
@@ -112,7 +116,7 @@ describe('metricValueList', () => {
   it('keeps a null selector in the JSON text (no omitempty upstream)', () => {
     const [first] = VALUES;
     if (first === undefined) throw new Error('fixture');
-    const text = metricValueList('v1beta2', [
+    const text = metricValueList('v1beta2', TIME, [
       { ...first, selector: undefined },
     ]).toString();
     expect(text).toContain('"selector":null');
@@ -121,12 +125,14 @@ describe('metricValueList', () => {
   it.each(['v1beta1', 'v1beta2'] as const)(
     'answers an empty wildcard query in %s with no items',
     (version) => {
-      expect(JSON.parse(metricValueList(version, []).toString())).toEqual({
-        kind: 'MetricValueList',
-        apiVersion: `custom.metrics.k8s.io/${version}`,
-        metadata: {},
-        items: [],
-      });
+      expect(JSON.parse(metricValueList(version, TIME, []).toString())).toEqual(
+        {
+          kind: 'MetricValueList',
+          apiVersion: `custom.metrics.k8s.io/${version}`,
+          metadata: {},
+          items: [],
+        },
+      );
     },
   );
 
@@ -134,7 +140,7 @@ describe('metricValueList', () => {
     const [first] = VALUES;
     if (first === undefined) throw new Error('fixture');
     const list = JSON.parse(
-      metricValueList('v1beta2', [
+      metricValueList('v1beta2', TIME, [
         { ...first, metric: 'memory_usage', value: 2 ** 53 },
       ]).toString(),
     ) as { items: { value: string }[] };
@@ -157,10 +163,6 @@ describe('metricValueList', () => {
         ),
         metric: fc.constantFrom(...METRIC_NAMES),
         selector,
-        timestamp: fc.constantFrom(
-          '2026-01-01T12:00:00Z',
-          '2026-01-01T12:00:01Z',
-        ),
         windowSeconds: fc.constantFrom(15, 60),
         value: fc.oneof(
           fc.integer({ min: 0, max: 1000 }),
@@ -168,11 +170,17 @@ describe('metricValueList', () => {
         ),
       });
       fc.assert(
-        fc.property(fc.array(value, { maxLength: 8 }), (values) => {
-          expect(metricValueList(version, values)).toEqual(
-            Buffer.from(JSON.stringify(documented(version, values))),
-          );
-        }),
+        fc.property(
+          fc.constantFrom(TIME, '2026-01-01T12:00:01Z', 'a"\\b'),
+          fc.array(value, { maxLength: 8 }),
+          (timestamp, values) => {
+            expect(metricValueList(version, timestamp, values)).toEqual(
+              Buffer.from(
+                JSON.stringify(documented(version, timestamp, values)),
+              ),
+            );
+          },
+        ),
       );
     },
   );
@@ -181,6 +189,7 @@ describe('metricValueList', () => {
 /** The object each version documents, field by field in Go's order: the oracle. */
 function documented(
   version: 'v1beta1' | 'v1beta2',
+  timestamp: string,
   values: readonly MetricValue[],
 ): object {
   return {
@@ -192,14 +201,14 @@ function documented(
         ? {
             describedObject: value.describedObject,
             metric: { name: value.metric, selector: value.selector ?? null },
-            timestamp: value.timestamp,
+            timestamp,
             windowSeconds: value.windowSeconds,
             value: formatMetricQuantity(value.value),
           }
         : {
             describedObject: value.describedObject,
             metricName: value.metric,
-            timestamp: value.timestamp,
+            timestamp,
             window: value.windowSeconds,
             value: formatMetricQuantity(value.value),
             selector: value.selector ?? null,

@@ -59,7 +59,6 @@ const ITEM = {
   describedObject: describedPod('shop', 'web-1'),
   metric: 'cpu_usage' as const,
   selector: undefined,
-  timestamp: '2026-01-01T12:00:00Z',
   windowSeconds: 60,
   value: 1,
 };
@@ -119,7 +118,7 @@ describe('openApiV2', () => {
       >;
       const prefix = `io.k8s.metrics.pkg.apis.custom_metrics.${version}`;
       const list = JSON.parse(
-        metricValueList(version, [ITEM]).toString(),
+        metricValueList(version, '2026-01-01T12:00:00Z', [ITEM]).toString(),
       ) as Json;
       const [item] = list['items'] as Json[];
       expect(Object.keys(list).sort()).toEqual(
