@@ -197,11 +197,25 @@ function unavailable(message: string): Failure {
   return { code: 503, reason: 'ServiceUnavailable', message };
 }
 
-/** The CN of a verified peer; undefined when a certificate carries several (Node gives an array). */
+/** Each connection's peer CN, read once: the aggregator sends every request on a few. */
+const peerNames = new WeakMap<Partial<TLSSocket>, string | undefined>();
+
+/**
+ * The CN of a verified peer; undefined when a certificate carries several (Node gives an
+ * array). Read once per connection: `getPeerCertificate` builds the whole certificate
+ * object with three fingerprints on each call, the largest cost of a request's
+ * authentication in a profile of `npm run bench -- metrics-adapter`. The connection then
+ * refuses renegotiation, as a Go TLS server never renegotiates (crypto/tls
+ * `Config.Renegotiation` is for clients only), so the peer read stays the connection's.
+ */
 function peerCommonName(socket: Partial<TLSSocket>): string | undefined {
+  if (peerNames.has(socket)) return peerNames.get(socket);
   if (typeof socket.getPeerCertificate !== 'function') return undefined;
+  socket.disableRenegotiation?.();
   const cn: unknown = socket.getPeerCertificate().subject?.CN;
-  return typeof cn === 'string' ? cn : undefined;
+  const name = typeof cn === 'string' ? cn : undefined;
+  peerNames.set(socket, name);
+  return name;
 }
 
 /**
