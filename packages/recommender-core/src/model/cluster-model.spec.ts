@@ -348,6 +348,16 @@ describe('ClusterModel memory saver', () => {
     ).toBe(false);
     expect(model.podKeys()).toEqual([]);
   });
+
+  it('stops tracking an unchanged pod once no VPA selects it', () => {
+    const model = webModel({ memorySaver: true });
+    const pod = podSnapshot('web-2', { app: 'web' });
+    expect(model.upsertPod(pod, T0)).toBe(true);
+    expect(model.upsertPod(pod, T0 + MINUTE)).toBe(true);
+    model.removeVpasNotIn([]);
+    expect(model.upsertPod(pod, T0 + 2 * MINUTE)).toBe(false);
+    expect(model.podKeys()).toEqual(['shop/web-1']);
+  });
 });
 
 describe('ClusterModel VPAs', () => {

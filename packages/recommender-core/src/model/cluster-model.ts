@@ -26,6 +26,7 @@ import {
 import { LabelIndexedMap } from './label-indexed-map.js';
 import { NamespacedMap } from './namespaced-map.js';
 import { objectKey } from './object-key.js';
+import { SelectingVpas } from './selecting-vpas.js';
 import { trackVpa, type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
 import {
   DEFAULT_STRATEGY_SETTINGS,
@@ -149,6 +150,8 @@ export class ClusterModel {
    * part of a first cycle. Keys, not the tracked VPAs, which are renewed at every upsert.
    */
   private readonly selectingKeys = new Map<string, string[]>();
+  /** Which VPAs may select a label set; built anew when `selectionEpoch` moves on. */
+  private selecting: SelectingVpas | undefined;
   private selectionEpoch = 0;
   private selectingEpoch = 0;
   /** How many times garbage collection ran. */
@@ -176,30 +179,26 @@ export class ClusterModel {
    */
   upsertPod(pod: PodSnapshot, nowMs: number): boolean {
     const key = objectKey(pod.namespace, pod.name);
-    if (
-      pod.phase === 'Pending' ||
-      (this.memorySaver && !this.isSelectedByAnyVpa(pod.namespace, pod.labels))
-    ) {
-      this.pods.delete(key);
-      return false;
-    }
     const previous = this.pods.get(key);
     // The loop hands over the very snapshot of a pod object that did not change: nothing to
-    // do, unless garbage collection ran since and may have removed an aggregate it feeds.
+    // do, unless garbage collection ran since and may have removed an aggregate it feeds,
+    // or a VPA came, went or changed its selector (the epoch), which may untrack it.
     if (
       previous?.snapshot === pod &&
       previous.collections === this.collections &&
       previous.strategyEpoch === this.strategyEpoch
     )
       return true;
+    if (pod.phase === 'Pending') return this.untrack(key);
     const { text: labelText, labels } = this.labelSets.intern(pod.labels);
+    const vpas = this.vpasSelecting(pod.namespace, labels, labelText);
+    if (this.memorySaver && vpas.length === 0) return this.untrack(key);
     // Containers keep their sample bookkeeping unless the pod moved to another label set,
     // or garbage collection removed their aggregate: then they start afresh on the aggregate
     // they belong to now (upstream keeps feeding the old one; see README, deviations).
     const reusable =
       previous?.labelText === labelText ? previous.containers : undefined;
     const containers = new Map<string, TrackedContainer>();
-    const vpas = this.vpasSelecting(pod.namespace, labels, labelText);
     for (const { name, memoryRequestBytes, declared } of pod.containers) {
       const kept = reusable?.get(name);
       const held = this.aggregates.get(
@@ -245,6 +244,11 @@ export class ClusterModel {
       initContainerNames: new Set(pod.initContainerNames),
     });
     return true;
+  }
+
+  private untrack(podKey: string): false {
+    this.pods.delete(podKey);
+    return false;
   }
 
   /**
@@ -622,7 +626,11 @@ export class ClusterModel {
     const keys = new Set<string>();
     for (const pod of this.pods.values()) {
       const active = !FINISHED_POD_PHASES.has(pod.phase);
-      if (!active && !this.isSelectedByAnyVpa(pod.namespace, pod.labels)) {
+      if (
+        !active &&
+        this.vpasSelecting(pod.namespace, pod.labels, pod.labelText).length ===
+          0
+      ) {
         continue;
       }
       for (const containerName of pod.containers.keys()) {
@@ -663,17 +671,18 @@ export class ClusterModel {
     labels: Labels,
     labelText: string,
   ): TrackedVpa[] {
-    if (this.selectingEpoch !== this.selectionEpoch) {
+    if (
+      this.selecting === undefined ||
+      this.selectingEpoch !== this.selectionEpoch
+    ) {
       this.selectingKeys.clear();
+      this.selecting = new SelectingVpas(this.vpas.values());
       this.selectingEpoch = this.selectionEpoch;
     }
     const cacheKey = `${namespace}\u0000${labelText}`;
     let keys = this.selectingKeys.get(cacheKey);
     if (keys === undefined) {
-      const selecting = [];
-      for (const [key, vpa] of this.vpas.inNamespace(namespace))
-        if (vpa.podSelector?.matches(labels)) selecting.push(key);
-      keys = selecting.sort();
+      keys = this.selecting.keysSelecting(namespace, labels);
       this.selectingKeys.set(cacheKey, keys);
     }
     const vpas: TrackedVpa[] = [];
@@ -730,13 +739,6 @@ export class ClusterModel {
     return bump === undefined && live.length === 0
       ? NO_FEEDS
       : { bump, live, clock };
-  }
-
-  private isSelectedByAnyVpa(namespace: string, labels: Labels): boolean {
-    for (const [, vpa] of this.vpas.inNamespace(namespace)) {
-      if (vpa.podSelector?.matches(labels)) return true;
-    }
-    return false;
   }
 
   /** The pods or aggregates a VPA selects: its namespace's entries its selector matches. */

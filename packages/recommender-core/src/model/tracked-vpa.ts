@@ -1,12 +1,14 @@
 import type { AggregateContainerState } from '@tandem/estimators';
 import {
   compileLabelSelector,
+  type LabelSelector,
   type LabelSelectorMatcher,
   parseResourceList,
   type VerticalPodAutoscaler,
   type VpaTarget,
 } from '@tandem/vpa-api';
 
+import { labelPair } from './selecting-vpas.js';
 import {
   vpaStrategyState,
   type StrategySettings,
@@ -27,6 +29,12 @@ export interface TrackedVpa {
   readonly podSelector: LabelSelectorMatcher | undefined;
   /** The selector `podSelector` was compiled from, as JSON: an unchanged one is reused. */
   readonly selectorText: string | undefined;
+  /**
+   * A `key=value` label every pod it selects carries (its selector's first `matchLabels`
+   * entry), undefined when the selector requires none: the model looks for the VPAs
+   * selecting a label set among those its labels name.
+   */
+  readonly requiredLabel: string | undefined;
   /**
    * Why the VPA cannot be served (its ConfigUnsupported message): an unresolvable target, or
    * a resource policy whose quantities do not parse (capping could not apply it).
@@ -68,6 +76,7 @@ export function trackVpa(
     object,
     podSelector: 'matcher' in resolved ? resolved.matcher : undefined,
     selectorText,
+    requiredLabel: requiredLabel(target),
     unsupportedReason: 'reason' in resolved ? resolved.reason : policyError,
     policyUnusable: policyError !== undefined,
     initialState: previous?.initialState ?? new Map(),
@@ -86,6 +95,15 @@ function resolveSelector(
       reason: `Cannot read targetRef. Reason: ${(error as Error).message}`,
     };
   }
+}
+
+function requiredLabel(target: VpaTarget): string | undefined {
+  // A null selector (it selects nothing) gets here from JSON too.
+  const selector: LabelSelector | null =
+    'selector' in target ? target.selector : null;
+  const matchLabels = selector?.matchLabels;
+  for (const key in matchLabels) return labelPair(key, matchLabels[key] ?? '');
+  return undefined;
 }
 
 function unparseablePolicy(object: VerticalPodAutoscaler): string | undefined {
