@@ -1,29 +1,14 @@
 import type { V1Node } from '@kubernetes/client-node';
-import { trace } from '@opentelemetry/api';
-import {
-  ClusterModel,
-  type CycleContext,
-  defaultCycleSettings,
-  freshCycleState,
-  inMemoryVpaStore,
-  objectKey,
-  recommenderMetrics,
-  runCycle,
-} from '@tandem/recommender-core';
-import { createLogger, Registry } from '@tandem/telemetry';
-import { cpuMs, heapUsedAfterGc, medianOfRuns } from './measure.js';
-import type { Figure } from './report.js';
-import {
-  type SyntheticCluster,
-  syntheticCluster,
-  usageSnapshot,
-  workloadSelector,
-} from './synthetic-cluster.js';
+import { ClusterModel, recommenderMetrics } from '@tandem/recommender-core';
+import { Registry } from '@tandem/telemetry';
 import { seededRandom } from '@tandem/estimators';
+import { cycleTimer, inMemoryCycleContext } from './in-memory-cycle.js';
+import { heapUsedAfterGc, medianOfRuns } from './measure.js';
+import type { Figure } from './report.js';
+import { syntheticCluster } from './synthetic-cluster.js';
 
 const WORKLOADS = 10_000;
 const WORKLOADS_PER_NAMESPACE = 100;
-const INTERVAL_MS = 60_000; // upstream's default --recommender-interval
 /** Cycles after the cold one: enough for every status and checkpoint to settle. */
 const WARM_UP_CYCLES = 3;
 const MEASURED_CYCLES = 9;
@@ -39,19 +24,9 @@ const MIB = 2 ** 20;
 export async function recommenderCycleFigures(): Promise<Figure[]> {
   const random = seededRandom(3);
   const cluster = syntheticCluster(WORKLOADS, WORKLOADS_PER_NAMESPACE, random);
-  let nowMs = Date.UTC(2026, 0, 1);
-  const context = inMemoryCycleContext(cluster, nowMs);
-  // The metrics snapshot is built before the clock starts: in production it is the API
-  // response, parsed outside the cycle's own work.
-  const timedCycle = async () => {
-    const usages = usageSnapshot(cluster, nowMs, random);
-    context.inputs.loadMetrics = async () => ({ usages, skipped: 0 });
-    const { ms, value: summary } = await cpuMs(() => runCycle(context, nowMs));
-    if (summary.errors > 0)
-      throw new Error(`cycle failed: ${JSON.stringify(summary)}`);
-    nowMs += INTERVAL_MS;
-    return ms;
-  };
+  const startMs = Date.UTC(2026, 0, 1);
+  const context = inMemoryCycleContext(cluster, startMs);
+  const timedCycle = cycleTimer(context, cluster, startMs, random);
 
   const coldMs = await timedCycle();
   for (let i = 0; i < WARM_UP_CYCLES; i += 1) await timedCycle();
@@ -137,49 +112,4 @@ export async function recommenderCycleFigures(): Promise<Figure[]> {
       target: undefined,
     },
   ];
-}
-
-/** main.ts's wiring with the API server, metrics API, tracer and logger replaced by inert ones. */
-function inMemoryCycleContext(
-  cluster: SyntheticCluster,
-  startMs: number,
-): CycleContext {
-  const store = inMemoryVpaStore(cluster.vpas);
-  // Quality metrics off, as the flag is; recommenderCycleFigures turns them on at the end.
-  const settings = defaultCycleSettings();
-  return {
-    settings,
-    inputs: {
-      listVpas: store.listVpas,
-      listPods: () => cluster.pods,
-      allVpaKeys: () =>
-        new Set(
-          store
-            .listVpas()
-            .map((vpa) =>
-              objectKey(
-                vpa.metadata?.namespace ?? '',
-                vpa.metadata?.name ?? '',
-              ),
-            ),
-        ),
-      resolveTarget: async (vpa) => workloadSelector(vpa),
-      loadMetrics: async () => ({ usages: [], skipped: 0 }),
-      takeOoms: () => [],
-      clock: Date.now,
-      stillLeading: () => true,
-    },
-    store,
-    observability: {
-      // Without a registered SDK the OpenTelemetry API hands out a no-op tracer.
-      tracer: trace.getTracer('bench'),
-      logger: createLogger({
-        serviceName: 'bench',
-        serviceVersion: '0',
-        env: { LOG_LEVEL: 'silent' },
-      }),
-      metrics: recommenderMetrics(new Registry()),
-    },
-    state: freshCycleState(settings, startMs),
-  };
 }
