@@ -10,12 +10,12 @@ import {
 import {
   changedResources,
   describeResourceChanges,
-  PodAnnotation,
   vpaContainersByName,
   type LimitRange,
   type ProcessedRecommendation,
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
+import { podShape } from './pod-shape.js';
 
 /** What the updater works out for a pod from its resources, its VPA and its LimitRanges. */
 export interface PodEvaluation {
@@ -36,17 +36,30 @@ export interface PodEvaluation {
   recommendedChanges(): string;
 }
 
+/** The versions one VPA's pods are evaluated against, with the evaluations kept for them. */
+interface Versions {
+  vpa: VerticalPodAutoscaler;
+  limitRanges: readonly LimitRange[];
+  version: string | undefined;
+  /** `versionsKey`; undefined when an object has no version: nothing is kept then. */
+  key: string | undefined;
+  /** This cycle's evaluations by pod shape (`podShape`), and the last cycle's. */
+  current: Map<string, PodEvaluation> | undefined;
+  previous: Map<string, PodEvaluation> | undefined;
+}
+
 /**
- * Pod evaluations kept from one cycle to the next. An evaluation depends only on the pod's
- * containers, resources and VPA annotations, on the VPA object and on the namespace's
- * LimitRanges; the replicas of a workload share one, and an unchanged cluster needs none
+ * Pod evaluations kept from one cycle to the next. An evaluation depends only on what
+ * `podShape` reads of the pod (containers, resources, VPA annotations), on the VPA object
+ * and on the namespace's LimitRanges; the replicas of a workload share one, and an unchanged cluster needs none
  * worked out again. Objects are told apart by `resourceVersion`, so any change to the VPA
  * (a new recommendation) or to a LimitRange starts afresh; objects without one are never
  * kept. Evaluations unused for a whole cycle are dropped.
  */
 export class PodEvaluations {
-  private current = new Map<string, PodEvaluation>();
-  private previous = new Map<string, PodEvaluation>();
+  /** By versions key (`versionsKey`), then by pod shape (`podShape`). */
+  private current = new Map<string, Map<string, PodEvaluation>>();
+  private previous = new Map<string, Map<string, PodEvaluation>>();
   /**
    * The last evaluation of each pod object, with the versions it was made against: the
    * caches replace a pod object when it changes, so an unchanged pod is found here without
@@ -54,21 +67,14 @@ export class PodEvaluations {
    */
   private readonly byPod = new WeakMap<
     UpdaterPod,
-    { versions: string; shapeKey: string; evaluation: PodEvaluation }
+    { versions: string; shape: string; evaluation: PodEvaluation }
   >();
   /**
-   * `versionsKey` of the VPA and LimitRanges the last pod was evaluated against: a VPA's
-   * pods come one after the other with the same two objects, and building the key per pod
-   * was a string per pod of the cluster per cycle.
+   * `versionsKey` of the VPA and LimitRanges the last pod was evaluated against, with the
+   * evaluations kept for them: a VPA's pods come one after the other with the same two
+   * objects, and building the key per pod was a string per pod of the cluster per cycle.
    */
-  private lastVersions:
-    | {
-        vpa: VerticalPodAutoscaler;
-        limitRanges: readonly LimitRange[];
-        version: string | undefined;
-        key: string | undefined;
-      }
-    | undefined;
+  private lastVersions: Versions | undefined;
 
   /** The pod's evaluation; throws `QuantityError` for a malformed quantity. */
   evaluate(
@@ -77,52 +83,67 @@ export class PodEvaluations {
     limitRanges: readonly LimitRange[],
   ): PodEvaluation {
     const versions = this.versionsOf(vpa, limitRanges);
-    if (versions === undefined) return evaluatePod(pod, vpa, limitRanges);
+    if (versions.key === undefined || versions.current === undefined)
+      return evaluatePod(pod, vpa, limitRanges);
     const last = this.byPod.get(pod);
-    if (last !== undefined && last.versions === versions) {
-      if (!this.current.has(last.shapeKey))
-        this.current.set(last.shapeKey, last.evaluation);
+    if (last !== undefined && last.versions === versions.key) {
+      if (!versions.current.has(last.shape))
+        versions.current.set(last.shape, last.evaluation);
       return last.evaluation;
     }
-    const shapeKey = `${versions}|${podShape(pod)}`;
+    const shape = podShape(pod);
     const evaluation =
-      this.current.get(shapeKey) ??
-      this.previous.get(shapeKey) ??
+      versions.current.get(shape) ??
+      versions.previous?.get(shape) ??
       evaluatePod(pod, vpa, limitRanges);
-    this.current.set(shapeKey, evaluation);
-    this.byPod.set(pod, { versions, shapeKey, evaluation });
+    versions.current.set(shape, evaluation);
+    this.byPod.set(pod, { versions: versions.key, shape, evaluation });
     return evaluation;
   }
 
   private versionsOf(
     vpa: VerticalPodAutoscaler,
     limitRanges: readonly LimitRange[],
-  ): string | undefined {
+  ): Versions {
     const last = this.lastVersions;
     if (
       last?.vpa === vpa &&
       last.limitRanges === limitRanges &&
       last.version === vpa.metadata?.resourceVersion
     )
-      return last.key;
+      return last;
     const key = versionsKey(vpa, limitRanges);
+    let current: Map<string, PodEvaluation> | undefined;
+    if (key !== undefined) {
+      current = this.current.get(key);
+      if (current === undefined) {
+        current = new Map();
+        this.current.set(key, current);
+      }
+    }
     this.lastVersions = {
       vpa,
       limitRanges,
       version: vpa.metadata?.resourceVersion,
       key,
+      current,
+      previous: key === undefined ? undefined : this.previous.get(key),
     };
-    return key;
+    return this.lastVersions;
   }
 
   /** Called after each cycle: what that cycle did not use is forgotten after the next. */
   endCycle(): void {
     this.previous = this.current;
     this.current = new Map();
+    this.lastVersions = undefined;
   }
 
   get size(): number {
-    return this.current.size + this.previous.size;
+    let size = 0;
+    for (const evaluations of this.current.values()) size += evaluations.size;
+    for (const evaluations of this.previous.values()) size += evaluations.size;
+    return size;
   }
 }
 
@@ -181,32 +202,4 @@ function versionsKey(
     key += `,${limitVersion}`;
   }
   return key;
-}
-
-/** What of a pod its evaluation depends on: containers, resources, VPA annotations. */
-function podShape(pod: UpdaterPod): string {
-  const annotations = pod.metadata?.annotations ?? {};
-  return JSON.stringify([
-    pod.spec.containers.map((container) => [
-      container.name,
-      container.resources,
-    ]),
-    pod.spec.initContainers?.map((container) => [
-      container.name,
-      container.resources,
-    ]),
-    pod.status?.containerStatuses?.map((status) => [
-      status.name,
-      status.resources,
-    ]),
-    pod.status?.initContainerStatuses?.map((status) => [
-      status.name,
-      status.resources,
-    ]),
-    Object.entries(annotations).filter(
-      ([name]) =>
-        name === PodAnnotation.vpaObservedContainers ||
-        name.startsWith(PodAnnotation.vpaCpuStartupBoostPrefix),
-    ),
-  ]);
 }
