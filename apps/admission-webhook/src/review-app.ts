@@ -1,8 +1,5 @@
-import express, {
-  type ErrorRequestHandler,
-  type Express,
-  type Response,
-} from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type ErrorRequestHandler } from 'express';
 import type { Span, Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import {
@@ -11,7 +8,13 @@ import {
   type AdmissionResult,
 } from '@tandem/admission';
 import type { EventRecorder } from '@tandem/kube';
-import { opsRouter, requestSpans } from '@tandem/serving';
+import {
+  jsonEndpoint,
+  opsRouter,
+  requestSpans,
+  type JsonReply,
+  type RequestProblem,
+} from '@tandem/serving';
 import {
   EVENT_REASON_ATTRIBUTE,
   type HealthCheck,
@@ -36,96 +39,100 @@ export interface ReviewAppOptions {
 
 /**
  * The webhook's HTTPS surface: `POST /` takes an AdmissionReview (JSON, at most 5 MiB) and
- * answers with one; /metrics and the health endpoints sit beside it. Every request gets a
- * span; every review a log line, a latency observation and a count by outcome. Garbage gets
- * a 4xx with a message and is counted: it never throws past this handler, and a pod is
- * never denied here (only an invalid VPA is).
+ * answers with one, through serving's `jsonEndpoint` (the API server calls it on every pod
+ * creation); /metrics and the health endpoints sit beside it, in express. Every request
+ * gets a span; every review a log line, a latency observation and a count by outcome.
+ * Garbage gets a 4xx with a message and is counted: it never throws past this handler, and
+ * a pod is never denied here (only an invalid VPA is).
  */
-export function reviewApp(options: ReviewAppOptions): Express {
+export function reviewApp(options: ReviewAppOptions): RequestListener {
   const { metrics, logger } = options;
-  const app = express();
-  app.disable('x-powered-by');
-  // Every review is answered once: an ETag would only cost a hash of every body.
-  app.set('etag', false);
-  app.use(requestSpans(options.tracer, (request) => reviewSpanName(request)));
-  app.use(
+  const ops = express();
+  ops.disable('x-powered-by');
+  ops.use(requestSpans(options.tracer));
+  ops.use(
     opsRouter({
       registry: options.registry,
       health: options.health,
       readiness: options.readiness,
     }),
   );
-  app.post(
-    '/',
-    (request, response, next) => {
-      response.locals['receivedAt'] = process.hrtime.bigint();
-      if (request.is('application/json')) return next();
-      refuse(
-        response,
-        415,
-        'unsupported-media-type',
-        `invalid Content-Type ${request.get('content-type') ?? '(none)'}, expected application/json`,
-      );
-    },
-    express.json({ limit: MAX_REVIEW_BYTES, strict: false }),
-    async (request, response) => {
-      const started = response.locals['receivedAt'] as bigint;
-      const read = secondsSince(started);
-      const result = await admit(request.body as unknown, options.context);
-      const admitted = secondsSince(started);
-      if (result.review === undefined) {
-        refuse(response, 400, 'malformed', result.message);
-      } else {
-        response.status(200).json(result.review);
-      }
-      const total = secondsSince(started);
-      metrics.executionLatency.observe({ step: 'read_request' }, read);
-      metrics.executionLatency.observe({ step: 'admit' }, admitted - read);
-      metrics.executionLatency.observe(
-        { step: 'write_response' },
-        total - admitted,
-      );
-      metrics.executionLatency.observe({ step: 'total' }, total);
-      record(result, total, options, response);
-    },
-  );
-  app.use(((error: unknown, _request, response, _next) => {
-    const { status, kind, message } = bodyError(error);
-    refuse(response, status, kind, message);
+  ops.use(((error: unknown, _request, response, _next) => {
+    response.status(500).json(
+      status({
+        status: 500,
+        kind: 'internal',
+        message: `internal error: ${String(error)}`,
+      }),
+    );
   }) satisfies ErrorRequestHandler);
 
-  function refuse(
-    response: Response,
-    status: number,
-    kind: string,
-    message: string,
-  ): void {
-    metrics.rejectedInput.inc({ kind });
-    spanOf(response)?.setAttribute('tandem.admission.outcome', 'error');
-    logger.warn({ kind, status }, `admission request refused: ${message}`);
-    response.status(status).json({
-      kind: 'Status',
-      apiVersion: 'v1',
-      status: 'Failure',
-      code: status,
-      reason: kind,
-      message,
-    });
+  return jsonEndpoint(
+    {
+      path: '/',
+      maxBytes: MAX_REVIEW_BYTES,
+      tracer: options.tracer,
+      spanName: 'admission.review',
+      answer: async (body, span, { receivedAt, parsedAt }) => {
+        const result = await admit(body, options.context);
+        const admittedAt = process.hrtime.bigint();
+        const reply: JsonReply =
+          result.review === undefined
+            ? refuse(
+                { status: 400, kind: 'malformed', message: result.message },
+                span,
+              )
+            : { status: 200, body: result.review };
+        return {
+          ...reply,
+          sent: () => {
+            const sentAt = process.hrtime.bigint();
+            const total = secondsBetween(receivedAt, sentAt);
+            const steps = {
+              read_request: secondsBetween(receivedAt, parsedAt),
+              admit: secondsBetween(parsedAt, admittedAt),
+              write_response: secondsBetween(admittedAt, sentAt),
+              total,
+            };
+            for (const [step, seconds] of Object.entries(steps))
+              metrics.executionLatency.observe({ step }, seconds);
+            record(result, total, options, span);
+          },
+        };
+      },
+      refuse,
+    },
+    ops,
+  );
+
+  function refuse(problem: RequestProblem, span: Span): JsonReply {
+    metrics.rejectedInput.inc({ kind: problem.kind });
+    span.setAttribute('tandem.admission.outcome', 'error');
+    logger.warn(
+      { kind: problem.kind, status: problem.status },
+      `admission request refused: ${problem.message}`,
+    );
+    return { status: problem.status, body: status(problem) };
   }
-  return app;
 }
 
-function reviewSpanName(request: express.Request): string {
-  return request.method === 'POST' && request.path === '/'
-    ? 'admission.review'
-    : `${request.method} ${request.path}`;
+/** A Kubernetes Status saying why a request was refused. */
+function status({ status: code, kind, message }: RequestProblem) {
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    status: 'Failure',
+    code,
+    reason: kind,
+    message,
+  };
 }
 
 function record(
   result: AdmissionResult,
   seconds: number,
   { metrics, logger, recordEvent }: ReviewAppOptions,
-  response: Response,
+  span: Span,
 ): void {
   metrics.admissionLatency.observe(
     { status: result.outcome, resource: result.resource },
@@ -147,7 +154,7 @@ function record(
         : `${result.ownerKind}/${result.ownerName ?? ''}`,
     durationMs: Math.round(seconds * 1e6) / 1e3,
   };
-  spanOf(response)?.setAttributes(
+  span.setAttributes(
     Object.fromEntries(
       Object.entries({
         'tandem.admission.resource': fields.resource,
@@ -160,7 +167,7 @@ function record(
     ) as Record<string, string>,
   );
   for (const { vpa, type, reason, message } of result.events ?? []) {
-    spanOf(response)?.setAttribute(EVENT_REASON_ATTRIBUTE, reason);
+    span.setAttribute(EVENT_REASON_ATTRIBUTE, reason);
     recordEvent(vpa, type, reason, message);
   }
   if (result.outcome === 'error') logger.warn(fields, result.message);
@@ -185,42 +192,6 @@ function recordPodLevelResources(
   );
 }
 
-function spanOf(response: Response): Span | undefined {
-  return (response.locals as { span?: Span }).span;
-}
-
-/** body-parser's errors carry `type` and `status`; anything else is ours and a 500. */
-function bodyError(error: unknown): {
-  status: number;
-  kind: string;
-  message: string;
-} {
-  const { type, status, message } = error as {
-    type?: string;
-    status?: number;
-    message?: string;
-  };
-  if (type === 'entity.too.large')
-    return {
-      status: 413,
-      kind: 'oversized',
-      message: `request body larger than ${MAX_REVIEW_BYTES} bytes`,
-    };
-  if (type === 'entity.parse.failed')
-    return {
-      status: 400,
-      kind: 'malformed',
-      message: `request body is not JSON: ${message ?? ''}`,
-    };
-  if (typeof status === 'number' && status >= 400 && status < 500)
-    return { status, kind: type ?? 'bad-request', message: message ?? '' };
-  return {
-    status: 500,
-    kind: 'internal',
-    message: `internal error: ${message ?? String(error)}`,
-  };
-}
-
-function secondsSince(start: bigint): number {
-  return Number(process.hrtime.bigint() - start) / 1e9;
+function secondsBetween(start: bigint, end: bigint): number {
+  return Number(end - start) / 1e9;
 }

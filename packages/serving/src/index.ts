@@ -6,6 +6,13 @@ export {
 export { opsRouter, type OpsRouterOptions } from './ops-router.js';
 export { requestSpans } from './request-spans.js';
 export {
+  jsonEndpoint,
+  type JsonEndpointOptions,
+  type JsonReply,
+  type RequestProblem,
+  type RequestTimes,
+} from './json-endpoint.js';
+export {
   certificateExpiry,
   createCertificateAuthority,
   issueServingCertificate,
