@@ -57,7 +57,10 @@ export function controlledEntries(
   pod: Pod,
   vpa: VerticalPodAutoscaler,
   recommendation: ContainerRecommendations | undefined,
-): RecommendedContainerResources[] {
+): readonly RecommendedContainerResources[] {
+  const kept =
+    recommendation === undefined ? undefined : lastEntries.get(recommendation);
+  if (kept?.pod === pod && kept.vpa === vpa) return kept.entries;
   const narrowed = applicableRecommendation(pod, {
     ...vpa,
     status: {
@@ -68,5 +71,23 @@ export function controlledEntries(
       },
     },
   });
-  return narrowed.status?.recommendation?.containerRecommendations ?? [];
+  const entries =
+    narrowed.status?.recommendation?.containerRecommendations ?? [];
+  if (recommendation !== undefined)
+    lastEntries.set(recommendation, { pod, vpa, entries });
+  return entries;
 }
+
+/**
+ * The last `controlledEntries` per recommendation object, with the pod and VPA it was for:
+ * `assessPod` asks twice for the same three (priority, then eviction requirements), and
+ * narrowing builds a VPA object each time. Objects are never modified once made.
+ */
+const lastEntries = new WeakMap<
+  ContainerRecommendations,
+  {
+    pod: Pod;
+    vpa: VerticalPodAutoscaler;
+    entries: readonly RecommendedContainerResources[];
+  }
+>();

@@ -7,7 +7,11 @@ import {
   vpaContainers,
 } from '@tandem/vpa-api';
 import { isObserved, observedContainers } from './observed-containers.js';
-import { timeOrGoZero, type UpdaterPod } from './updater-pod.js';
+import {
+  timeOrGoZero,
+  type UpdaterContainerStatus,
+  type UpdaterPod,
+} from './updater-pod.js';
 
 const OOM_KILLED = 'OOMKilled';
 
@@ -37,6 +41,9 @@ export function hadQuickOom(
   vpa: VerticalPodAutoscaler,
   thresholdMs: number,
 ): boolean {
+  // Nearly every pod has no OOM-killed container: answered before reading its annotation
+  // and containers, as this runs for every pod of every acted-on VPA each cycle.
+  if (!anyOomKilled(pod)) return false;
   const observed = observedContainers(pod);
   // A native sidecar's status is among `initContainerStatuses`; a plain init container's
   // OOM never counts, its requests being none of the VPA's business.
@@ -58,4 +65,15 @@ export function hadQuickOom(
       timeOrGoZero(terminated.finishedAt) - timeOrGoZero(terminated.startedAt);
     return ranForMs < thresholdMs;
   });
+}
+
+function isOomKilled(status: UpdaterContainerStatus): boolean {
+  return status.lastState?.terminated?.reason === OOM_KILLED;
+}
+
+function anyOomKilled(pod: UpdaterPod): boolean {
+  return (
+    pod.status?.containerStatuses?.some(isOomKilled) === true ||
+    pod.status?.initContainerStatuses?.some(isOomKilled) === true
+  );
 }
