@@ -104,7 +104,12 @@ describe('jsonEndpoint', () => {
       expect(times.parsedAt >= times.receivedAt).toBe(true);
       return { status: 200, body: { echoed: body } };
     };
-    const answered = await send(['{"a":', '[1,"é"]}']);
+    const answered = await send(
+      ['{"a":', '[1,"é"]}'],
+      { 'content-type': 'application/json' },
+      // As the API server calls a webhook.
+      { path: '/?timeout=10s' },
+    );
     expect(answered).toEqual({
       status: 200,
       type: 'application/json; charset=utf-8',

@@ -31,7 +31,10 @@ export interface RequestTimes {
 }
 
 export interface JsonEndpointOptions {
-  /** Served for `POST` requests to exactly this path (a query string is not expected). */
+  /**
+   * Served for `POST` requests to this path, whatever their query string (the API server
+   * adds `?timeout=10s` to a webhook's URL).
+   */
   path: string;
   /** The largest body read; a larger one is refused with 413 (`oversized`). */
   maxBytes: number;
@@ -63,7 +66,7 @@ export function jsonEndpoint(
   fallback: RequestListener,
 ): RequestListener {
   return (request, response) => {
-    if (request.method !== 'POST' || request.url !== options.path) {
+    if (request.method !== 'POST' || !isPath(request.url, options.path)) {
       fallback(request, response);
       return;
     }
@@ -174,6 +177,14 @@ function readBody(
   };
   request.on('data', onData);
   request.on('end', onEnd);
+}
+
+function isPath(url: string | undefined, path: string): boolean {
+  return (
+    url !== undefined &&
+    url.startsWith(path) &&
+    (url.length === path.length || url[path.length] === '?')
+  );
 }
 
 function send(response: ServerResponse, reply: JsonReply): void {
