@@ -10,9 +10,15 @@ import {
 } from '@kubernetes/client-node';
 import { VPA_API_GROUP } from '@tandem/vpa-api';
 import { startControlPlane } from './control-plane.js';
-import { answerOf, fixedRateLoad, quantile } from './fixed-rate-load.js';
+import {
+  answerOf,
+  fixedRateLoad,
+  quantile,
+  type FixedRateLoadOptions,
+} from './fixed-rate-load.js';
+import { processCpuMs } from './measure.js';
 import { installCrds, requireEnv } from './recommender-startup.bench.js';
-import type { Figure } from './report.js';
+import { medianWithSpread, type Figure, type Measured } from './report.js';
 import {
   loopbackCertificates,
   startServedApp,
@@ -21,7 +27,12 @@ import {
 
 const NAMESPACE = 'bench-webhook';
 const RATES = [200, 500, 1000];
-const DURATION_MS = 10_000;
+/** Rates held to issue 25's p99 target. */
+const P99_TARGET_RATES = new Set([500, 1000]);
+const P99_TARGET_MS = 5;
+/** Each figure is the median of this many runs of RUN_MS, with their spread. */
+const RUNS = 3;
+const RUN_MS = 5_000;
 /** The window after start measured with caches cold, at the steady target's rate. */
 const COLD_MS = 5_000;
 const COLD_RATE = 500;
@@ -38,7 +49,8 @@ const COLD_P99_TARGET_MS = 300;
  * The admission webhook under load, as the API server calls it: the real binary serving
  * HTTPS, its caches synced from the local control plane holding the pod's Deployment and
  * VPA, and a realistic AdmissionReview for a 3-container pod that gets all three containers
- * rewritten. p50 and p99 at fixed rates; the target is p99 ≤ 5 ms at 500 requests/s.
+ * rewritten. p50 and p99 at fixed rates, each the median of a few runs; the target is
+ * p99 ≤ 5 ms at 500 and at 1,000 requests/s; beside them the webhook's CPU per review.
  * First, the p99 of the 5 s right after start, caches still listing: a review waits for a
  * cold cache at most `--cache-sync-deadline`, so that p99 stays near the deadline, never
  * near the API server's webhook timeout. Then, with the CPUStartupBoost gate on (as for the
@@ -116,30 +128,19 @@ export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
       throw new Error(
         `the webhook answered the benchmark's review without a patch: ${answer.slice(0, 300)}`,
       );
+    const pid = webhook.pid ?? Number.NaN;
     for (const rate of RATES) {
-      const result = await fixedRateLoad({
-        ...load,
-        rate,
-        durationMs: DURATION_MS,
-      });
-      if (result.failures > 0)
-        throw new Error(
-          `${result.failures} webhook requests failed at ${rate} requests/s`,
-        );
+      const runs = await loadRuns({ ...load, rate }, pid);
       const what = `admission webhook, 3-container pod review at ${rate} req/s`;
       figures.push(
-        {
-          name: `${what}, p50`,
-          value: quantile(result.latenciesMs, 0.5),
-          unit: 'ms',
-          target: undefined,
-        },
-        {
-          name: `${what}, p99`,
-          value: quantile(result.latenciesMs, 0.99),
-          unit: 'ms',
-          target: rate === 500 ? { comparison: '<=', value: 5 } : undefined,
-        },
+        measuredFigure(`${what}, p50`, runs.p50, 'ms'),
+        measuredFigure(
+          `${what}, p99`,
+          runs.p99,
+          'ms',
+          P99_TARGET_RATES.has(rate) ? P99_TARGET_MS : undefined,
+        ),
+        measuredFigure(`${what}, webhook CPU per review`, runs.cpu, 'ms'),
       );
     }
     const boosted = { ...load, body: JSON.stringify(podReview(BOOSTED)) };
@@ -147,26 +148,62 @@ export async function admissionWebhookFigures(root: string): Promise<Figure[]> {
       throw new Error(
         'the webhook answered the boosted review without a patch',
       );
-    const result = await fixedRateLoad({
-      ...boosted,
-      rate: BOOST_RATE,
-      durationMs: DURATION_MS,
-    });
-    if (result.failures > 0)
-      throw new Error(
-        `${result.failures} boosted webhook requests failed at ${BOOST_RATE} requests/s`,
-      );
-    figures.push({
-      name: `admission webhook, 3-container pod review, CPU startup boost on every container, at ${BOOST_RATE} req/s, p99`,
-      value: quantile(result.latenciesMs, 0.99),
-      unit: 'ms',
-      target: { comparison: '<=', value: 5 },
-    });
+    const runs = await loadRuns({ ...boosted, rate: BOOST_RATE }, pid);
+    const what = `admission webhook, 3-container pod review, CPU startup boost on every container, at ${BOOST_RATE} req/s`;
+    figures.push(
+      measuredFigure(`${what}, p99`, runs.p99, 'ms', P99_TARGET_MS),
+      measuredFigure(`${what}, webhook CPU per review`, runs.cpu, 'ms'),
+    );
     return figures;
   } finally {
     if (webhook !== undefined) await stopServedApp(webhook);
     await cluster.stop();
   }
+}
+
+/**
+ * RUNS runs of the load: the median p50 and p99 with their spread, and the webhook's CPU
+ * per answered review (process `pid`). A failed request fails the benchmark.
+ */
+async function loadRuns(
+  load: Omit<FixedRateLoadOptions, 'durationMs'>,
+  pid: number,
+): Promise<{ p50: Measured; p99: Measured; cpu: Measured }> {
+  const p50: number[] = [];
+  const p99: number[] = [];
+  const cpu: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const cpuBefore = processCpuMs(pid);
+    const result = await fixedRateLoad({ ...load, durationMs: RUN_MS });
+    if (result.failures > 0)
+      throw new Error(
+        `${result.failures} webhook requests failed at ${load.rate} requests/s`,
+      );
+    cpu.push((processCpuMs(pid) - cpuBefore) / result.latenciesMs.length);
+    p50.push(quantile(result.latenciesMs, 0.5));
+    p99.push(quantile(result.latenciesMs, 0.99));
+  }
+  return {
+    p50: medianWithSpread(p50),
+    p99: medianWithSpread(p99),
+    cpu: medianWithSpread(cpu),
+  };
+}
+
+function measuredFigure(
+  name: string,
+  { value, spread }: Measured,
+  unit: string,
+  atMost?: number,
+): Figure {
+  return {
+    name,
+    value,
+    spread,
+    unit,
+    target:
+      atMost === undefined ? undefined : { comparison: '<=', value: atMost },
+  };
 }
 
 /** Deployment `name` with its ReplicaSet and a VPA over it (`vpaSpec` added to its spec). */

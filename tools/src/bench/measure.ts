@@ -74,6 +74,17 @@ export function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
+/**
+ * CPU time (user + system) another process has used so far, in ms, from
+ * `/proc/<pid>/stat` (its ticks are USER_HZ, 100 per second on Linux).
+ */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may hold spaces: utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The resident set of a process now (VmRSS) or at its largest (VmHWM), in bytes. */
 export function residentBytes(
   pid: number | undefined,
