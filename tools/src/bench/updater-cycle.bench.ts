@@ -53,6 +53,8 @@ const TARGET_CPU_MS = 200;
  * every pod afresh; a restart should not cost much more than a steady cycle.
  */
 const FIRST_CYCLE_TARGET_CPU_MS = 300;
+/** Cycles right after every VPA got a new recommendation, after the measured ones. */
+const RENEWED_CYCLES = 3;
 const HOUR_MS = 3_600_000;
 const MIB = 2 ** 20;
 const POD_TEMPLATE_HASH = '7c9b4d5f8';
@@ -90,9 +92,10 @@ const EXPECTED = (() => {
  * One updater cycle (`runUpdaterCycle`, then forgetting gone pods' infeasible resizes, as
  * main.ts's loop does) over 2,000 VPAs and 20,000 pods read from in-memory caches: CPU and
  * wall time, median of 9 cycles after 3 warm-up ones, then the heap the caches and the
- * updater's state hold. Evictions and resizes are accepted at once by in-memory pod
- * actions, so every decision, patch, metric, log call and event of a real cycle is made;
- * nothing changes between cycles, so each one acts on the same pods.
+ * updater's state hold, then 3 cycles each right after every VPA got a new recommendation.
+ * Evictions and resizes are accepted at once by in-memory pod actions, so every decision,
+ * patch, metric, log call and event of a real cycle is made; nothing changes between
+ * cycles (but the VPAs' versions in the last three), so each one acts on the same pods.
  */
 export async function updaterCycleFigures(): Promise<Figure[]> {
   const heapBefore = heapUsedAfterGc();
@@ -122,6 +125,14 @@ export async function updaterCycleFigures(): Promise<Figure[]> {
   for (let i = 0; i < MEASURED_CYCLES; i += 1) runs.push(await timedCycle());
   const heapAfter = heapUsedAfterGc();
   const cpu = medianWithSpread(runs.map((run) => run.cpuMs));
+  // Every VPA gets a new recommendation (a new object and resourceVersion, as the VPA
+  // cache's watch delivers it): every pod is evaluated afresh in a process whose code V8
+  // has already compiled, unlike the first cycle's.
+  const renewed = [];
+  for (let i = 0; i < RENEWED_CYCLES; i += 1) {
+    cluster.vpas = cluster.vpas.map(renewedRecommendation);
+    renewed.push(await timedCycle());
+  }
 
   const scale = `${VPAS.toLocaleString('en-US')} VPAs, ${cluster.pods.length.toLocaleString('en-US')} pods, ${EXPECTED.updates.toLocaleString('en-US')} updated`;
   return [
@@ -144,6 +155,12 @@ export async function updaterCycleFigures(): Promise<Figure[]> {
       target: { comparison: '<=', value: FIRST_CYCLE_TARGET_CPU_MS },
     },
     {
+      name: 'cycle after every VPA got a new recommendation, CPU',
+      ...medianWithSpread(renewed.map((run) => run.cpuMs)),
+      unit: 'ms',
+      target: { comparison: '<=', value: FIRST_CYCLE_TARGET_CPU_MS },
+    },
+    {
       name: 'updater cycle, wall',
       ...medianWithSpread(runs.map((run) => run.wallMs)),
       unit: 'ms',
@@ -162,6 +179,19 @@ export async function updaterCycleFigures(): Promise<Figure[]> {
       target: undefined,
     },
   ];
+}
+
+/** The VPA as the watch hands it out after the recommender wrote the same values anew. */
+function renewedRecommendation(
+  vpa: VerticalPodAutoscaler,
+): VerticalPodAutoscaler {
+  return {
+    ...vpa,
+    metadata: {
+      ...vpa.metadata,
+      resourceVersion: String(Number(vpa.metadata?.resourceVersion) + VPAS),
+    },
+  };
 }
 
 /** Every cycle must do the same work without a single recovered error. */
