@@ -6,7 +6,8 @@
 #
 # Usage: platform.sh [KUSTOMIZATION]   (the app images tandem/<app>:<version> loaded in the
 #   cluster; KUSTOMIZATION, relative to the repository, defaults to deploy/: run.sh passes
-#   e2e/kind/short-certificates, deploy/ with certificate lifetimes of seconds)
+#   e2e/kind/installed-platform, deploy/ with certificate lifetimes of seconds and the
+#   CPUStartupBoost and NativeSidecar gates on)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)

@@ -14,7 +14,8 @@
 # installed as a user does (`kubectl apply -k`, platform.sh, with certificate lifetimes
 # of seconds), the suites of the installed platform on the real kubelet
 # (suites/installed-platform.spec.ts: a CPU burner resized in place, the webhook through
-# its Service; suites/installed-certificates.spec.ts: renewals and a CA rotation with no
+# its Service; suites/installed-boost.spec.ts: a CPU startup boost at creation, ended in
+# place by the updater; suites/installed-certificates.spec.ts: renewals and a CA rotation with no
 # admission skipped and no metric read failed; suites/metrics-adapter.spec.ts: the
 # headline), and last the uninstall and a reinstall (uninstall.sh). ADR 0015.
 #
@@ -48,7 +49,7 @@ for arg in "$@"; do
     --keep) KEEP=true ;;
     --smoke-only) SMOKE_ONLY=true ;;
     --if-possible) IF_POSSIBLE=true ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -236,13 +237,14 @@ fi
 log "Helm chart installed, Available and uninstalled at $(elapsed)"
 
 # deploy/ with certificate lifetimes of seconds: every installed suite below runs through
-# serving-certificate renewals and CA rotations, and installed-certificates counts them.
-"$ROOT/e2e/kind/platform.sh" e2e/kind/short-certificates
+# serving-certificate renewals and CA rotations, and installed-certificates counts them;
+# with the CPUStartupBoost and NativeSidecar gates on (e2e/kind/installed-platform).
+"$ROOT/e2e/kind/platform.sh" e2e/kind/installed-platform
 log "platform installed at $(elapsed)"
 
 log "running the installed platform's suites on the real kubelet"
 (cd "$ROOT" && TANDEM_E2E_PLATFORM=installed npx nx test e2e --outputStyle=stream --skip-nx-cache \
-  --excludeTaskDependencies --testPathPatterns='(installed-platform|installed-certificates|metrics-adapter)')
+  --excludeTaskDependencies --testPathPatterns='(installed-platform|installed-boost|installed-certificates|metrics-adapter)')
 log "installed suites passed at $(elapsed)"
 
 # Last: removing Tandem as a user does, checking nothing is left, and installing again.
