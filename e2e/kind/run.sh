@@ -15,7 +15,8 @@
 # of seconds), the suites of the installed platform on the real kubelet
 # (suites/installed-platform.spec.ts: a CPU burner resized in place, the webhook through
 # its Service; suites/installed-boost.spec.ts: a CPU startup boost at creation, ended in
-# place by the updater; suites/installed-certificates.spec.ts: renewals and a CA rotation with no
+# place by the updater; suites/installed-sidecars.spec.ts: a native sidecar recommended
+# and counted in the adapter's pod metric; suites/installed-certificates.spec.ts: renewals and a CA rotation with no
 # admission skipped and no metric read failed; suites/metrics-adapter.spec.ts: the
 # headline), and last the uninstall and a reinstall (uninstall.sh). ADR 0015.
 #
@@ -49,7 +50,7 @@ for arg in "$@"; do
     --keep) KEEP=true ;;
     --smoke-only) SMOKE_ONLY=true ;;
     --if-possible) IF_POSSIBLE=true ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown argument: $arg" >&2; exit 2 ;;
   esac
 done
@@ -244,7 +245,7 @@ log "platform installed at $(elapsed)"
 
 log "running the installed platform's suites on the real kubelet"
 (cd "$ROOT" && TANDEM_E2E_PLATFORM=installed npx nx test e2e --outputStyle=stream --skip-nx-cache \
-  --excludeTaskDependencies --testPathPatterns='(installed-platform|installed-boost|installed-certificates|metrics-adapter)')
+  --excludeTaskDependencies --testPathPatterns='(installed-platform|installed-boost|installed-sidecars|installed-certificates|metrics-adapter)')
 log "installed suites passed at $(elapsed)"
 
 # Last: removing Tandem as a user does, checking nothing is left, and installing again.
