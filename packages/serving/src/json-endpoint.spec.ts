@@ -220,6 +220,48 @@ describe('jsonEndpoint', () => {
     },
   );
 
+  it('reads a refused body off before answering, so a client still sending it gets the refusal', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    const chunks = 128;
+    for (const [type, code] of [
+      ['application/json', 413],
+      ['text/plain', 415],
+    ] as const) {
+      const answered = await new Promise<{ status: number; sentAll: boolean }>(
+        (resolve, reject) => {
+          let sentAll = false;
+          const outgoing = request(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/',
+              headers: {
+                'content-type': type,
+                'content-length': String(chunk.length * chunks),
+              },
+            },
+            (response) => {
+              response.resume();
+              resolve({ status: response.statusCode ?? 0, sentAll });
+            },
+          );
+          outgoing.on('error', reject);
+          const write = (left: number): void => {
+            if (left === 0) {
+              outgoing.end(() => (sentAll = true));
+              return;
+            }
+            if (outgoing.write(chunk)) write(left - 1);
+            else outgoing.once('drain', () => write(left - 1));
+          };
+          write(chunks);
+        },
+      );
+      expect(answered).toEqual({ status: code, sentAll: true });
+    }
+  });
+
   it('accepts UTF-8 spelled either way, and keeps serving after a refusal', async () => {
     await send(['x'.repeat(2 * MAX_BYTES)]);
     for (const type of [

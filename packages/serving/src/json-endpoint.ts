@@ -59,7 +59,9 @@ const JSON_TYPE = 'application/json';
  *
  * Refused, before the handler: a Content-Type other than application/json (415), a charset
  * other than UTF-8 (415), a Content-Encoding (415: the API server sends none), a body over
- * `maxBytes` (413, from Content-Length before a byte is read), a body that is not JSON (400).
+ * `maxBytes` (413, decided from Content-Length when declared; the body is read off and
+ * dropped, never kept), a body that is not JSON (400). A refusal is sent once the body has
+ * been read, so that the client is never cut off while still sending it.
  */
 export function jsonEndpoint(
   options: JsonEndpointOptions,
@@ -87,7 +89,7 @@ export function jsonEndpoint(
     };
     const unusable = headerProblem(request, options.maxBytes);
     if (unusable !== undefined) {
-      refuse(unusable);
+      afterBody(request, () => refuse(unusable));
       return;
     }
     readBody(request, options.maxBytes, (body) => {
@@ -150,9 +152,9 @@ function headerProblem(
 }
 
 /**
- * Calls `done` with the whole body, or with undefined as soon as it grows past
- * `maxBytes` (the rest is drained by the HTTP server once the refusal is sent). Nothing
- * is called for a request the client abandoned: its span ends with the connection.
+ * Calls `done` with the whole body, or with undefined once a body that grew past
+ * `maxBytes` has been read to its end (and dropped). Nothing is called for a request the
+ * client abandoned: its span ends with the connection.
  */
 function readBody(
   request: IncomingMessage,
@@ -161,22 +163,30 @@ function readBody(
 ): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  const onData = (chunk: Buffer): void => {
+  request.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size <= maxBytes) {
-      chunks.push(chunk);
-      return;
-    }
-    request.off('data', onData);
-    request.off('end', onEnd);
-    chunks.length = 0;
-    done(undefined);
-  };
-  const onEnd = (): void => {
-    done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-  };
-  request.on('data', onData);
-  request.on('end', onEnd);
+    if (size <= maxBytes) chunks.push(chunk);
+    else chunks.length = 0;
+  });
+  request.on('end', () => {
+    if (size > maxBytes) done(undefined);
+    else
+      done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+  });
+}
+
+/**
+ * Runs `answer` once the request's body has been read off and dropped, as body-parser
+ * does: a client still sending a body it was refused for would otherwise meet a closed
+ * connection (EPIPE) instead of the refusal.
+ */
+function afterBody(request: IncomingMessage, answer: () => void): void {
+  if (request.readableEnded) {
+    answer();
+    return;
+  }
+  request.once('end', answer);
+  request.resume();
 }
 
 function isPath(url: string | undefined, path: string): boolean {
