@@ -274,12 +274,17 @@ describe('jsonEndpoint', () => {
       });
   });
 
-  it('answers 500, marked on the span, when the handler rejects', async () => {
+  it('answers 500, marked on the span, when the handler rejects or throws', async () => {
     answer = () => Promise.reject(new Error('boom'));
     expect((await send(['{}'])).status).toBe(500);
     expect(refused).toEqual([
       { status: 500, kind: 'internal', message: 'internal error: boom' },
     ]);
+    answer = () => {
+      throw new Error('thrown');
+    };
+    expect((await send(['{}'])).status).toBe(500);
+    expect(refused.at(-1)?.message).toBe('internal error: thrown');
     expect(exporter.getFinishedSpans()[0]?.status.code).toBe(
       SpanStatusCode.ERROR,
     );

@@ -110,7 +110,8 @@ export function jsonEndpoint(
       }
       const times = { receivedAt, parsedAt: process.hrtime.bigint() };
       context
-        .with(active, () => options.answer(parsed, span, times))
+        // async: a handler that throws instead of rejecting is answered with 500 too.
+        .with(active, async () => options.answer(parsed, span, times))
         .then(
           (reply) => send(response, reply),
           (error: unknown) =>
