@@ -391,7 +391,10 @@ describeLocal(
         recommender
           .logs()
           .split('\n')
-          .filter((line) => /forbidden|\b403\b/i.test(line)),
+          .filter((line) => /forbidden|\b403\b/i.test(line))
+          // The API server also answers 403 to a write into a namespace being deleted:
+          // another suite's, on this shared cluster. That is no RBAC denial.
+          .filter((line) => !/because it is being terminated/.test(line)),
       ).toEqual([]);
     });
   },
