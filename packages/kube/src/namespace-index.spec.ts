@@ -41,6 +41,37 @@ describe('indexByNamespace', () => {
     expect(index.list('nowhere')).toEqual([]);
   });
 
+  it('changes a namespace revision on every change there, never back to an earlier one', () => {
+    const source = eventSource();
+    const index = indexByNamespace(source);
+    expect(index.revision('shop')).toBe(0);
+    const seen = new Set<number>([0]);
+    const step = (event: CacheEvent<KubernetesObject>) => {
+      const other = index.revision('other');
+      source.emit(event);
+      expect(index.revision('other')).toBe(other);
+      return index.revision('shop');
+    };
+    const kept = (revision: number) => {
+      expect(seen.has(revision)).toBe(false);
+      seen.add(revision);
+    };
+    kept(step({ type: 'add', object: pod('shop', 'web-1') }));
+    kept(
+      step({
+        type: 'update',
+        object: pod('shop', 'web-1', '2'),
+        previous: pod('shop', 'web-1'),
+      }),
+    );
+    const before = index.revision('shop');
+    // Deleting what the index does not hold changes nothing.
+    expect(step({ type: 'delete', object: pod('shop', 'web-9') })).toBe(before);
+    // Emptied: 0, as a namespace never seen (both hold nothing).
+    expect(step({ type: 'delete', object: pod('shop', 'web-1', '2') })).toBe(0);
+    kept(step({ type: 'add', object: pod('shop', 'web-1') }));
+  });
+
   it('stops following the cache when closed', () => {
     const source = eventSource();
     const index = indexByNamespace(source);

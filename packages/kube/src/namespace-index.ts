@@ -5,6 +5,12 @@ import type { CacheEventHandler } from './list-watch-cache.js';
 export interface NamespaceIndex<T extends KubernetesObject> {
   /** The objects of `namespace` now, in no particular order; a fresh array each call. */
   list(namespace: string): T[];
+  /**
+   * A number that changes whenever an object of `namespace` is added, replaced or deleted,
+   * and never comes back to a value it had: what is worked out from `list(namespace)` can
+   * be kept while it stays the same. 0 for a namespace that holds nothing.
+   */
+  revision(namespace: string): number;
   /** Stops following the cache. */
   close(): void;
 }
@@ -19,6 +25,10 @@ export function indexByNamespace<T extends KubernetesObject>(cache: {
   onEvent(handler: CacheEventHandler<T>): () => void;
 }): NamespaceIndex<T> {
   const byNamespace = new Map<string, Map<string, T>>();
+  // One counter for all namespaces, so a namespace emptied and filled again never meets
+  // a revision it had before.
+  const revisions = new Map<string, number>();
+  let changes = 0;
   const keyOf = (object: T) => ({
     namespace: object.metadata?.namespace ?? '',
     name: object.metadata?.name ?? '',
@@ -27,10 +37,17 @@ export function indexByNamespace<T extends KubernetesObject>(cache: {
     const { namespace, name } = keyOf(event.object);
     if (event.type === 'delete') {
       const objects = byNamespace.get(namespace);
-      objects?.delete(name);
-      if (objects?.size === 0) byNamespace.delete(namespace);
+      if (objects?.delete(name) !== true) return;
+      changes += 1;
+      revisions.set(namespace, changes);
+      if (objects.size === 0) {
+        byNamespace.delete(namespace);
+        revisions.delete(namespace);
+      }
       return;
     }
+    changes += 1;
+    revisions.set(namespace, changes);
     let objects = byNamespace.get(namespace);
     if (objects === undefined) {
       objects = new Map();
@@ -40,6 +57,7 @@ export function indexByNamespace<T extends KubernetesObject>(cache: {
   });
   return {
     list: (namespace) => [...(byNamespace.get(namespace)?.values() ?? [])],
+    revision: (namespace) => revisions.get(namespace) ?? 0,
     close: unsubscribe,
   };
 }
