@@ -97,6 +97,19 @@ describe('PodEvaluations', () => {
     expect(changed.assessment.priority.outsideRange).toBe(false);
   });
 
+  it('shares the new evaluation between an unchanged pod object and its replicas once the VPA changed', () => {
+    const evaluations = new PodEvaluations();
+    const same = pod('a', '100m');
+    evaluations.evaluate(same, vpa('1', '500m'), limitRanges);
+    const renewed = evaluations.evaluate(same, vpa('2', '100m'), limitRanges);
+    expect(
+      evaluations.evaluate(pod('b', '100m'), vpa('2', '100m'), limitRanges),
+    ).toBe(renewed);
+    expect(
+      evaluations.evaluate(pod('c', '500m'), vpa('2', '100m'), limitRanges),
+    ).not.toBe(renewed);
+  });
+
   it('keeps what the last cycle used and forgets what a whole cycle did not', () => {
     const evaluations = new PodEvaluations();
     const kept = evaluations.evaluate(

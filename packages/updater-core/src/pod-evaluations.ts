@@ -61,9 +61,11 @@ export class PodEvaluations {
   private current = new Map<string, Map<string, PodEvaluation>>();
   private previous = new Map<string, Map<string, PodEvaluation>>();
   /**
-   * The last evaluation of each pod object, with the versions it was made against: the
-   * caches replace a pod object when it changes, so an unchanged pod is found here without
-   * working out its shape. Gone pods drop out with their objects.
+   * The last evaluation of each pod object, with the versions it was made against and its
+   * shape: the caches replace a pod object when it changes, so an unchanged pod is found
+   * here without working out its shape, also when its VPA has a new version (after a new
+   * recommendation every pod is evaluated afresh, but none changed). Gone pods drop out
+   * with their objects.
    */
   private readonly byPod = new WeakMap<
     UpdaterPod,
@@ -91,7 +93,8 @@ export class PodEvaluations {
         versions.current.set(last.shape, last.evaluation);
       return last.evaluation;
     }
-    const shape = podShape(pod);
+    // The shape depends on the pod object alone: a new VPA version keeps it.
+    const shape = last?.shape ?? podShape(pod);
     const evaluation =
       versions.current.get(shape) ??
       versions.previous?.get(shape) ??
