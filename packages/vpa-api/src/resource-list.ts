@@ -6,19 +6,31 @@ export type QuantityMap = Map<string, Quantity>;
 
 /** Parses every quantity of a resource list; throws `QuantityError` on malformed text. */
 export function parseResourceList(list: ResourceList | undefined): QuantityMap {
-  return new Map(
-    Object.entries(list ?? {}).map(([name, text]) => [
-      name,
-      parseQuantity(text),
-    ]),
-  );
+  // Loops rather than `Object.entries(...).map` into `new Map`: the updater parses a few
+  // lists per pod evaluation, and the pair arrays were much of a first cycle's garbage.
+  const quantities: QuantityMap = new Map();
+  if (list === undefined) return quantities;
+  for (const name of Object.keys(list))
+    quantities.set(name, parseQuantity(list[name] as string));
+  return quantities;
 }
 
 /** Canonical quantity text for every entry. */
 export function formatResourceList(quantities: QuantityMap): ResourceList {
-  return Object.fromEntries(
-    [...quantities].map(([name, quantity]) => [name, quantity.toString()]),
-  );
+  const list: ResourceList = {};
+  for (const [name, quantity] of quantities) {
+    const text = quantity.toString();
+    // An own `__proto__` entry, as `Object.fromEntries` would make, not a prototype.
+    if (name === '__proto__')
+      Object.defineProperty(list, name, {
+        value: text,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else list[name] = text;
+  }
+  return list;
 }
 
 /** Entries sorted by resource name, so anything derived from them comes out in a stable order. */
