@@ -50,6 +50,13 @@ export {
   type PodsPicked,
   type UsageRead,
 } from './metric-answer.js';
+export {
+  KEPT_ANSWERS_LIMITS,
+  keptAnswers,
+  type AnswerInputsRevision,
+  type KeptAnswers,
+  type KeptAnswersLimits,
+} from './kept-answers.js';
 export type { MetricObservations, PodRef } from './metric-observations.js';
 export { metricNotFoundMessage, status, type StatusCode } from './status.js';
 export { containerFromMetricSelector } from './metric-selector.js';

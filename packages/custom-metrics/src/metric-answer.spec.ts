@@ -1,5 +1,11 @@
 import fc from 'fast-check';
 import {
+  anyChange,
+  anyMetricRequest,
+  anyPodUsage,
+  anyView,
+} from './answer-arbitraries.fixtures.js';
+import {
   answerMetricQuery,
   pickedFrom,
   type MetricInputs,
@@ -57,15 +63,21 @@ function answer(
   path: string,
   query: Record<string, unknown> = {},
   given: MetricInputs = inputs(),
-): Omit<MetricAnswer, 'body' | 'items'> & { body: object; read: boolean } {
+): Omit<MetricAnswer, 'body' | 'items' | 'stamped'> & {
+  body: object;
+  read: boolean;
+} {
   const plan = planMetricRequest(parseMetricPath(path), path, query);
   const {
     body,
     items: count,
+    stamped,
     ...answered
   } = 'answer' in plan ? plan.answer : answerMetricQuery(plan.query, given);
   const parsed = JSON.parse(body.toString()) as { items?: unknown[] };
   expect(count).toBe(parsed.items?.length ?? 0);
+  // A list that can be stamped anew is the body itself.
+  expect(stamped === undefined || stamped.body === body).toBe(true);
   return { ...answered, body: parsed, read: !('answer' in plan) };
 }
 
@@ -510,65 +522,14 @@ describe('a metric request, planned and answered: properties', () => {
 });
 
 describe('answers from remembered measures and items', () => {
-  const names = ['a-1', 'a-2', 'b-1'];
-  const view = fc
-    .record({
-      name: fc.constantFrom(...names),
-      app: fc.constantFrom('a', 'b'),
-      ready: fc.boolean(),
-      annotated: fc.boolean(),
-      request: fc.constantFrom('400m', '1', '0', 'bad'),
-      sidecar: fc.boolean(),
-    })
-    .map(({ name, app, ready, annotated, request, sidecar }) => {
-      const main = container('app', { cpu: request, memory: '100Mi' });
-      const proxy = {
-        ...container('proxy', { cpu: '100m' }, { cpu: '200m' }),
-        restartPolicy: 'Always',
-      };
-      return pod([main], {
-        name,
-        labels: { app },
-        ready,
-        annotations: annotated ? annotationFor([main, proxy]) : {},
-        initContainers: sidecar ? [proxy] : [],
-      });
-    });
-  const usage = fc
-    .tuple(fc.constantFrom(...names), fc.nat(900), fc.nat(90))
-    .map(([name, app, proxy]) => [
-      name,
-      [used('app', app, 2 ** 20), used('proxy', proxy, 2 ** 10)],
-    ]) as fc.Arbitrary<[string, ContainerUsage[]]>;
-  const request = fc.record({
-    version: fc.constantFrom('v1beta1', 'v1beta2'),
-    target: fc.constantFrom('pods/*', 'pods/a-1', 'deployments.apps/web'),
-    metric: fc.constantFrom(
-      'cpu_utilization_of_original_request',
-      'cpu_utilization_of_limit',
-      'memory_usage',
-    ),
-    query: fc.record(
-      {
-        labelSelector: fc.constantFrom('app=a', 'app!=a'),
-        metricLabelSelector: fc.constantFrom(
-          'container=app',
-          'container=proxy',
-        ),
-      },
-      { requiredKeys: [] },
-    ),
-  });
-  // A step changes a pod (a new view, as the app makes one), deletes one, reads usage
-  // anew for one pod or for all, or asks a query.
+  const view = anyView;
+  const usage = anyPodUsage;
+  // A step changes a pod, deletes one, reads usage anew for one pod or for all, or asks
+  // a query.
   const step = fc.oneof(
-    view.map((changed) => ({ kind: 'pod' as const, changed })),
-    fc
-      .constantFrom(...names)
-      .map((name) => ({ kind: 'delete' as const, name })),
-    usage.map((read) => ({ kind: 'usage' as const, read })),
+    anyChange,
     fc.constant({ kind: 'refresh' as const }),
-    request.map((asked) => ({ kind: 'ask' as const, asked })),
+    anyMetricRequest.map((asked) => ({ kind: 'ask' as const, asked })),
   );
 
   it('answers byte for byte what fresh views and usage give, after any changes', () => {

@@ -8,8 +8,8 @@ import {
   describedDeployment,
   describedPod,
   itemBytes,
-  itemList,
   metricValueList,
+  stampedItemList,
   type DescribedObject,
   type MetricValue,
 } from './metric-value-list.js';
@@ -146,7 +146,7 @@ export function answerMetricQuery(
     query,
     observations,
   );
-  const timestamp = inputs.now.toISOString().replace(/\.\d+Z$/, 'Z');
+  const timestamp = metricTimestamp(inputs.now);
   const utilization = isUtilizationMetric(metric);
   const item = (
     describedObject: DescribedObject,
@@ -182,25 +182,32 @@ export function answerMetricQuery(
       404,
       `${metricNotFoundMessage(metric, 'pods', target.name, query.metricLabelSelector)}${why}`,
     );
+  const stamped = stampedItemList(
+    query.version,
+    timestamp,
+    values.map(({ pod, value, measured }) => {
+      measured.item ??= itemBytes(
+        query.version,
+        item(describedPod(pod.namespace, pod.name), value),
+      );
+      return measured.item;
+    }),
+  );
   return {
     code: 200,
-    body: itemList(
-      query.version,
-      timestamp,
-      values.map(({ pod, value, measured }) => {
-        measured.item ??= itemBytes(
-          query.version,
-          item(describedPod(pod.namespace, pod.name), value),
-        );
-        return measured.item;
-      }),
-    ),
+    body: stamped.body,
+    stamped,
     items: values.length,
     observations:
       values.length === 0 && reasons.length > 0
         ? { ...observations, noValue: reasons.slice(0, REASONS_SHOWN) }
         : observations,
   };
+}
+
+/** `now` as an item's timestamp: RFC 3339 to the second, as `metav1.Time` marshals. */
+export function metricTimestamp(now: Date): string {
+  return now.toISOString().replace(/\.\d+Z$/, 'Z');
 }
 
 /** A pod with a value, and what was worked out for it. */

@@ -21,6 +21,7 @@ import {
   DEPLOYMENTS,
 } from './discovery.js';
 import type { MetricObservations } from './metric-observations.js';
+import type { StampedList } from './metric-value-list.js';
 import { metricNotFoundMessage, status, type StatusCode } from './status.js';
 
 /** What the adapter answers, and what it should count and log about it. */
@@ -30,6 +31,8 @@ export interface MetricAnswer {
   body: Buffer;
   /** How many values the body holds: 0 for a Status or discovery. */
   items: number;
+  /** The body with where its items' timestamps are, for a list of pods: to stamp it anew. */
+  stamped?: StampedList;
   observations: MetricObservations;
 }
 

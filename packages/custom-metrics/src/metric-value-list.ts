@@ -98,6 +98,24 @@ export function itemList(
   timestamp: string,
   items: readonly ItemBytes[],
 ): Buffer {
+  return stampedItemList(version, timestamp, items).body;
+}
+
+/** A list's bytes and where each of its timestamps starts, to stamp it anew (`restamped`). */
+export interface StampedList {
+  readonly body: Buffer;
+  /** The timestamp's JSON (with its quotes) in UTF-8. */
+  readonly time: Buffer;
+  /** The offset of each item's timestamp in `body`. */
+  readonly timeAt: readonly number[];
+}
+
+/** `itemList`, with where its timestamps are. */
+export function stampedItemList(
+  version: CustomMetricsVersion,
+  timestamp: string,
+  items: readonly ItemBytes[],
+): StampedList {
   const head = Buffer.from(
     `{"kind":"MetricValueList","apiVersion":${JSON.stringify(groupVersion(version))},"metadata":{},"items":[`,
   );
@@ -106,16 +124,36 @@ export function itemList(
   for (const { beforeTime, afterTime } of items)
     length += beforeTime.length + time.length + afterTime.length;
   const out = Buffer.allocUnsafe(length);
+  const timeAt: number[] = [];
   let at = head.copy(out, 0);
   for (let index = 0; index < items.length; index += 1) {
     const { beforeTime, afterTime } = items[index] as ItemBytes;
     if (index > 0) at = out.writeUInt8(0x2c, at); // ,
     at += beforeTime.copy(out, at);
+    timeAt.push(at);
     at += time.copy(out, at);
     at += afterTime.copy(out, at);
   }
   LIST_CLOSE.copy(out, at);
-  return out;
+  return { body: out, time, timeAt };
+}
+
+/**
+ * `list` with every item stamped `timestamp` instead: one copy of the body and the new
+ * time written over the old, exactly the bytes `stampedItemList` gives for the same items.
+ * A new buffer, since the old one may still be on its way to a client. Undefined when the
+ * time's JSON has another length (a year past 9999), which only the whole list can take.
+ */
+export function restamped(
+  list: StampedList,
+  timestamp: string,
+): StampedList | undefined {
+  const time = Buffer.from(JSON.stringify(timestamp));
+  if (time.length !== list.time.length) return undefined;
+  const body = Buffer.allocUnsafe(list.body.length);
+  list.body.copy(body);
+  for (const at of list.timeAt) time.copy(body, at);
+  return { body, time, timeAt: list.timeAt };
 }
 
 const LIST_CLOSE = Buffer.from(']}');
