@@ -167,6 +167,10 @@ export async function main(
     metricRoutes({
       podsIn: podsByNamespace.list,
       viewOf: podViews(templates),
+      revisionOf: (namespace) => [
+        podsByNamespace.revision(namespace),
+        templates.revision(namespace),
+      ],
       usage,
       deployments: deploymentReader(getJson),
       sourceName:

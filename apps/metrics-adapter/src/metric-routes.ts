@@ -3,13 +3,13 @@ import type { Span } from '@opentelemetry/api';
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
-  answerMetricQuery,
   CUSTOM_METRICS_GROUP,
+  keptAnswers,
   openApiV2,
   openApiV3Discovery,
   openApiV3Group,
-  parseMetricPath,
   planMetricRequest,
+  type KeptAnswers,
   type MetricAnswer,
   type MetricObservations,
   type MetricQuery,
@@ -20,6 +20,7 @@ import { describeError } from '@tandem/kube';
 import type { RequestAttributes } from './auth/index.js';
 import type { AdapterMetrics } from './adapter-metrics.js';
 import type { DeploymentReader } from './deployment-reader.js';
+import { metricPathOf } from './metric-path-of.js';
 import type { UsageReader } from './usage-source.js';
 
 export interface MetricRoutesContext {
@@ -27,6 +28,12 @@ export interface MetricRoutesContext {
   podsIn(namespace: string): V1Pod[];
   /** A pod as the utilization maths read it (see `podViews`). */
   viewOf(pod: V1Pod): PodForMetrics;
+  /**
+   * What changes when `podsIn(namespace)` or its pods' templates may have changed (the
+   * pod index's and the templates' revisions): an answer is kept while it and the usage
+   * read stay the same (`keptAnswers`).
+   */
+  revisionOf(namespace: string): readonly unknown[];
   usage: UsageReader;
   /** A Deployment's selector, for Object metrics (`deployments.apps/<name>/<metric>`). */
   deployments: DeploymentReader;
@@ -42,7 +49,7 @@ export interface MetricRoutesContext {
  * `custom_metrics.discovery-version`, …) rather than a route pattern.
  */
 export function requestSpanName(request: Request): string {
-  const parsed = parseMetricPath(request.path);
+  const parsed = metricPathOf(request.path);
   return parsed.kind === 'not-found'
     ? `${request.method} ${request.path}`
     : `custom_metrics.${parsed.kind}`;
@@ -50,7 +57,7 @@ export function requestSpanName(request: Request): string {
 
 /** How a request is authorized: metric reads as the Go apiserver derives them (§1.3). */
 export function requestAttributes(request: Request): RequestAttributes {
-  const parsed = parseMetricPath(request.path);
+  const parsed = metricPathOf(request.path);
   if (parsed.kind === 'pods' || parsed.kind === 'other-object')
     return {
       resource: {
@@ -74,6 +81,7 @@ export function requestAttributes(request: Request): RequestAttributes {
  */
 export function metricRoutes(context: MetricRoutesContext): express.Router {
   const router = express.Router();
+  const kept = keptAnswers();
   const json = (response: Response, code: number, body: Buffer | string) =>
     response.status(code).type('application/json').send(body);
   router.get('/openapi/v2', (_request, response) =>
@@ -95,10 +103,12 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
   );
   router.get(/^\/apis(\/.*)?$/, async (request, response) => {
     const started = process.hrtime.bigint();
-    const parsed = parseMetricPath(request.path);
+    const parsed = metricPathOf(request.path);
     const plan = planMetricRequest(parsed, request.path, request.query);
     const { code, body, items, observations } =
-      'answer' in plan ? plan.answer : await answer(plan.query, context);
+      'answer' in plan
+        ? plan.answer
+        : await answer(request.url, plan.query, context, kept);
     json(response, code, body);
     if ('query' in plan) {
       record(observations, plan.query, context);
@@ -116,10 +126,16 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
   return router;
 }
 
-/** Reads what the query needs (usage; the Deployment of an Object metric), then answers. */
+/**
+ * Reads what the query needs (usage; the Deployment of an Object metric), then answers,
+ * from the answer kept for the same `url` while the namespace's pods, templates and usage
+ * read are the same.
+ */
 async function answer(
+  url: string,
   query: MetricQuery,
   context: MetricRoutesContext,
+  kept: KeptAnswers,
 ): Promise<MetricAnswer> {
   const [usage, deployment] = await Promise.all([
     context.usage(query.namespace).then(
@@ -130,20 +146,27 @@ async function answer(
       ? context.deployments(query.namespace, query.target.name)
       : undefined,
   ]);
-  return answerMetricQuery(query, {
-    // Views only of the pods the query picks: a namespace may hold thousands it never reads.
-    pods: (picked) =>
-      context
-        .podsIn(query.namespace)
-        .filter((pod) =>
-          picked(pod.metadata?.name ?? '', pod.metadata?.labels ?? {}),
-        )
-        .map(context.viewOf),
-    usage,
-    deployment,
-    sourceName: context.sourceName,
-    now: context.now(),
-  });
+  // Read before the pods are: an event arriving later moves it and is seen next time.
+  const revision = context.revisionOf(query.namespace);
+  return kept(
+    url,
+    query,
+    {
+      // Views only of the pods the query picks: a namespace may hold thousands it never reads.
+      pods: (picked) =>
+        context
+          .podsIn(query.namespace)
+          .filter((pod) =>
+            picked(pod.metadata?.name ?? '', pod.metadata?.labels ?? {}),
+          )
+          .map(context.viewOf),
+      usage,
+      deployment,
+      sourceName: context.sourceName,
+      now: context.now(),
+    },
+    revision,
+  );
 }
 
 /** Counts and logs what answering saw. */

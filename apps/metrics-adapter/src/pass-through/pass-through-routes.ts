@@ -4,9 +4,9 @@ import {
   apiResourceList,
   isServedByTandem,
   mergeDiscovery,
-  parseMetricPath,
   status,
 } from '@tandem/custom-metrics';
+import { metricPathOf } from '../metric-path-of.js';
 import type { UpstreamGet } from './upstream-client.js';
 import { UpstreamUnavailable } from './upstream-client.js';
 import type { UpstreamDiscovery } from './upstream-discovery.js';
@@ -40,7 +40,7 @@ export function passThroughRoutes(context: PassThroughContext): express.Router {
   const timeoutMs = context.forwardTimeoutMs ?? FORWARD_TIMEOUT_MS;
   const shadowedLogged = new Set<string>();
   router.get(/^\/apis\/.+$/, async (request, response, next) => {
-    const parsed = parseMetricPath(request.path);
+    const parsed = metricPathOf(request.path);
     const started = process.hrtime.bigint();
     const observe = (kind: string, code: number) =>
       context.observe(
