@@ -126,4 +126,29 @@ describe('inSpan', () => {
       'plain string',
     );
   });
+
+  it('with the no-op tracer (no SDK) makes no context, and joins a trace it is given', async () => {
+    const noop = trace.getTracer('no-sdk');
+    const value = await inSpan(noop, 'cycle', {}, async () => {
+      await Promise.resolve();
+      return inSpan(noop, 'step', {}, (span) => {
+        expect(span.isRecording()).toBe(false);
+        expect(trace.getActiveSpan()).toBeUndefined();
+        return 7;
+      });
+    });
+    expect(value).toBe(7);
+    const incoming = trace.wrapSpanContext({
+      traceId: '0af7651916cd43dd8448eb211c80319c',
+      spanId: 'b7ad6b7169203331',
+      traceFlags: 1,
+    });
+    context.with(trace.setSpan(context.active(), incoming), () =>
+      inSpan(noop, 'joined', {}, (span) => {
+        expect(trace.getActiveSpan()).toBe(span);
+        expect(span.spanContext().traceId).toBe(incoming.spanContext().traceId);
+      }),
+    );
+    expect(finished()).toEqual([]);
+  });
 });
