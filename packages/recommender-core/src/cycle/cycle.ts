@@ -356,22 +356,20 @@ async function loadMetrics(
     for (const usage of usages) {
       const { namespace, pod, container, timeMs } = usage;
       // Unknown pods (not tracked, e.g. memory saver) and repeated samples are normal here.
-      const cpu = model.addSample(namespace, pod, container, {
+      const used = model.addUsage(
+        namespace,
+        pod,
+        container,
         timeMs,
-        resource: 'cpu',
-        usage: usage.cpuMillicores,
-      }).ok;
-      if (cpu) samples += 1;
-      const memory = model.addSample(namespace, pod, container, {
-        timeMs,
-        resource: 'memory',
-        usage: usage.memoryBytes,
-      }).ok;
-      if (quality !== undefined && (cpu || memory))
+        usage.cpuMillicores,
+        usage.memoryBytes,
+      );
+      if (used.cpu) samples += 1;
+      if (quality !== undefined && (used.cpu || used.memory))
         quality.observeUsage(
-          model.aggregateOfContainer(namespace, pod, container),
-          cpu ? usage.cpuMillicores : undefined,
-          memory ? usage.memoryBytes : undefined,
+          used.aggregate,
+          used.cpu ? usage.cpuMillicores : undefined,
+          used.memory ? usage.memoryBytes : undefined,
         );
     }
   } catch (error) {

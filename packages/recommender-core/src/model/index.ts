@@ -2,6 +2,7 @@ export {
   ClusterModel,
   type ClusterModelOptions,
   type PodSnapshot,
+  type UsageResult,
 } from './cluster-model.js';
 export { canonicalLabelText } from './label-set.js';
 export {

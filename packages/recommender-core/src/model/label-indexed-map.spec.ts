@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { compileLabelSelector, type Labels } from '@tandem/vpa-api';
+import {
+  compileLabelSelector,
+  type LabelSelector,
+  type Labels,
+} from '@tandem/vpa-api';
 import { LabelIndexedMap } from './label-indexed-map.js';
 import { canonicalLabelText } from './label-set.js';
 
@@ -78,11 +82,21 @@ describe('LabelIndexedMap', () => {
         select: fc.tuple(namespace, fc.integer({ min: 0, max: 2 })),
       }),
     );
-    const selectors = [
-      app('web'),
-      compileLabelSelector({ matchLabels: { tier: 'x' } }),
-      compileLabelSelector({}),
-    ];
+    // Each with the label it requires (as TrackedVpa.requiredLabel gives it), compiled
+    // twice: the hinted selection is remembered apart from the plain one.
+    const selectors = (
+      [
+        { matchLabels: { app: 'web' } },
+        { matchLabels: { tier: 'x', app: 'db' } },
+        {},
+      ] as LabelSelector[]
+    ).map((selector: LabelSelector) => ({
+      plain: compileLabelSelector(selector),
+      hinted: compileLabelSelector(selector),
+      required: Object.entries(selector.matchLabels ?? {})
+        .map(([key, value]) => `${key}=${value}`)
+        .at(0),
+    }));
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 40 }), (operations) => {
         const map = new LabelIndexedMap<Entry>();
@@ -98,17 +112,21 @@ describe('LabelIndexedMap', () => {
             const [ns, index] = op.select;
             const selector = selectors[index];
             if (selector === undefined) continue;
+            const { plain, hinted, required } = selector;
             const expected = [...map]
-              .filter(
-                ([, e]) => e.namespace === ns && selector.matches(e.labels),
-              )
+              .filter(([, e]) => e.namespace === ns && plain.matches(e.labels))
               .map(([key]) => key)
               .sort();
-            const actual = [...map.selectedBy(ns, selector)]
-              .map(([key]) => key)
-              .sort();
-            expect(actual).toEqual(expected);
-            expect(map.countSelectedBy(ns, selector)).toBe(expected.length);
+            const actual = [...map.selectedBy(ns, plain)].map(([key]) => key);
+            expect([...actual].sort()).toEqual(expected);
+            expect(map.countSelectedBy(ns, plain)).toBe(expected.length);
+            // The hint changes the work, never the answer nor its order.
+            expect(
+              [...map.selectedBy(ns, hinted, required)].map(([key]) => key),
+            ).toEqual(actual);
+            expect(map.countSelectedBy(ns, hinted, required)).toBe(
+              expected.length,
+            );
           }
         }
       }),

@@ -23,6 +23,14 @@ interface NamespaceIndex<V> {
   readonly groups: Map<string, LabelGroup<V>>;
 }
 
+/** One namespace's label sets by the value they give one label key (see {@link LabelIndexedMap.carrying}). */
+interface ByValue<V> {
+  readonly index: NamespaceIndex<V>;
+  readonly generation: number;
+  readonly key: string;
+  readonly groups: Map<string, LabelGroup<V>[]>;
+}
+
 interface Selection<V> {
   readonly namespace: string;
   readonly generation: number;
@@ -44,6 +52,8 @@ export class LabelIndexedMap<V extends Labelled> extends Map<string, V> {
     Selection<V>
   >();
   private lastGeneration = 0;
+  /** The last namespace's label sets by one key's values: VPAs come namespace by namespace. */
+  private byValue: ByValue<V> | undefined;
 
   // No initial entries: Map's constructor would call set before the index exists.
   constructor() {
@@ -75,15 +85,21 @@ export class LabelIndexedMap<V extends Labelled> extends Map<string, V> {
 
   override clear(): void {
     this.namespaces.clear();
+    this.byValue = undefined;
     super.clear();
   }
 
-  /** The entries of `namespace` whose labels `matcher` selects. */
+  /**
+   * The entries of `namespace` whose labels `matcher` selects. `requiredLabel` (`key=value`,
+   * see `TrackedVpa.requiredLabel`) is a label every entry it selects carries: only the
+   * label sets carrying it are tested.
+   */
   selectedBy(
     namespace: string,
     matcher: LabelSelectorMatcher,
+    requiredLabel?: string,
   ): Iterable<[string, V]> {
-    const groups = this.selectedGroups(namespace, matcher);
+    const groups = this.selectedGroups(namespace, matcher, requiredLabel);
     // A VPA mostly selects one label set (its workload's): hand that group out as it is.
     const [only, ...more] = groups;
     if (only === undefined) return [];
@@ -92,8 +108,12 @@ export class LabelIndexedMap<V extends Labelled> extends Map<string, V> {
   }
 
   /** How many entries {@link selectedBy} gives, without listing them. */
-  countSelectedBy(namespace: string, matcher: LabelSelectorMatcher): number {
-    return this.selectedGroups(namespace, matcher).reduce(
+  countSelectedBy(
+    namespace: string,
+    matcher: LabelSelectorMatcher,
+    requiredLabel?: string,
+  ): number {
+    return this.selectedGroups(namespace, matcher, requiredLabel).reduce(
       (count, group) => count + group.entries.size,
       0,
     );
@@ -102,6 +122,7 @@ export class LabelIndexedMap<V extends Labelled> extends Map<string, V> {
   private selectedGroups(
     namespace: string,
     matcher: LabelSelectorMatcher,
+    requiredLabel: string | undefined,
   ): readonly LabelGroup<V>[] {
     const index = this.namespaces.get(namespace);
     if (index === undefined) return [];
@@ -113,13 +134,46 @@ export class LabelIndexedMap<V extends Labelled> extends Map<string, V> {
       selection = {
         namespace,
         generation: index.generation,
-        groups: [...index.groups.values()].filter((group) =>
-          matcher.matches(group.labels),
-        ),
+        groups: (requiredLabel === undefined
+          ? [...index.groups.values()]
+          : this.carrying(index, requiredLabel)
+        ).filter((group) => matcher.matches(group.labels)),
       };
       this.selections.set(matcher, selection);
     }
     return selection.groups;
+  }
+
+  /**
+   * The label sets of a namespace carrying `key=value`, in the namespace's order. A first
+   * cycle selects for every VPA anew, and testing each against every label set of its
+   * namespace (100 VPAs and 100 label sets a namespace in the recommender-cycle bench) was
+   * a fifth of the garbage it made; the namespace's sets are sorted by the key's value
+   * once, for all its VPAs keyed by that key.
+   */
+  private carrying(
+    index: NamespaceIndex<V>,
+    requiredLabel: string,
+  ): readonly LabelGroup<V>[] {
+    const split = requiredLabel.indexOf('=');
+    const key = requiredLabel.slice(0, split);
+    let byValue = this.byValue;
+    if (
+      byValue?.index !== index ||
+      byValue.generation !== index.generation ||
+      byValue.key !== key
+    ) {
+      byValue = { index, generation: index.generation, key, groups: new Map() };
+      for (const group of index.groups.values()) {
+        const value = group.labels[key];
+        if (value === undefined) continue;
+        const same = byValue.groups.get(value);
+        if (same === undefined) byValue.groups.set(value, [group]);
+        else same.push(group);
+      }
+      this.byValue = byValue;
+    }
+    return byValue.groups.get(requiredLabel.slice(split + 1)) ?? [];
   }
 
   private nextGeneration(): number {
