@@ -1,22 +1,11 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent, request } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  RepeatedRequest,
+  type LoadRequest,
+  type Outcome,
+} from './repeated-request.js';
 
-/** What each request of a load sends, and how it connects. */
-export interface LoadRequest {
-  url: string;
-  /** `POST` (the default) sends `body`; `GET` sends none. */
-  method?: 'GET' | 'POST';
-  body?: string;
-  headers: Record<string, string>;
-  /** CA bundle the server's certificate chains to; none for an `http:` URL. */
-  ca?: string;
-  /** A client certificate and its key (PEM), for a server that authenticates the peer. */
-  cert?: string;
-  key?: string;
-  /** Keep-alive connections the load may open. */
-  connections: number;
-}
+export type { LoadRequest } from './repeated-request.js';
 
 export interface FixedRateLoadOptions extends LoadRequest {
   /** Requests per second, sent open-loop: a slow answer does not delay the next request. */
@@ -39,13 +28,14 @@ export interface LoadResult {
  * shows in the percentiles instead of quietly lowering the rate: the "coordinated omission"
  * that closed-loop tools report as good news. Latency is measured with a sub-millisecond
  * clock (autocannon's histogram resolves whole milliseconds, too coarse for a webhook that
- * answers in a fraction of one).
+ * answers in a fraction of one). The generator wakes when the next request is due, not on
+ * a fixed tick, and keeps nothing per request but its latency.
  */
 export async function fixedRateLoad(
   options: FixedRateLoadOptions,
 ): Promise<LoadResult> {
-  const agent = loadAgent(options);
   const total = Math.round((options.rate * options.durationMs) / 1000);
+  const intervalMs = 1000 / options.rate;
   // Preallocated, and no promise kept per request: the generator shares the cores with
   // what it measures, and its own garbage collection would count as the server's latency.
   const latencies = new Float64Array(total);
@@ -54,36 +44,27 @@ export async function fixedRateLoad(
   let settled = 0;
   let allSettled = (): void => undefined;
   const done = new Promise<void>((resolve) => (allSettled = resolve));
-  const settle = (): void => {
+  const start = performance.now();
+  const requests = new RepeatedRequest(options, (sent, outcome) => {
+    if (outcome.status === 200)
+      latencies[answered++] = performance.now() - (start + sent * intervalMs);
+    else failures += 1;
     settled += 1;
     if (settled === total) allSettled();
-  };
-  const start = performance.now();
+  });
   let sent = 0;
   while (sent < total) {
     const due = Math.min(
       total,
-      Math.floor(((performance.now() - start) * options.rate) / 1000) + 1,
+      Math.floor((performance.now() - start) / intervalMs) + 1,
     );
-    for (; sent < due; sent += 1) {
-      const scheduled = start + (sent * 1000) / options.rate;
-      send(agent, options).then(
-        (ok) => {
-          if (ok) latencies[answered++] = performance.now() - scheduled;
-          else failures += 1;
-          settle();
-        },
-        () => {
-          failures += 1;
-          settle();
-        },
-      );
-    }
-    await sleep(1);
+    for (; sent < due; sent += 1) requests.send(sent);
+    if (sent < total)
+      await sleep(Math.max(0, start + sent * intervalMs - performance.now()));
   }
   if (total > 0) await done;
   const elapsedS = (performance.now() - start) / 1000;
-  agent.destroy();
+  requests.close();
   return {
     latenciesMs: latencies.slice(0, answered).sort(),
     failures,
@@ -99,22 +80,30 @@ export async function fixedRateLoad(
 export async function closedLoopLoad(
   options: LoadRequest & { durationMs: number },
 ): Promise<LoadResult> {
-  const agent = loadAgent(options);
   const latencies: number[] = [];
   let failures = 0;
+  const sentAt = new Float64Array(options.connections);
+  let running = options.connections;
+  let allStopped = (): void => undefined;
+  const stopped = new Promise<void>((resolve) => (allStopped = resolve));
   const start = performance.now();
   const end = start + options.durationMs;
-  const worker = async () => {
-    while (performance.now() < end) {
-      const sentAt = performance.now();
-      const ok = await send(agent, options).catch(() => false);
-      if (ok) latencies.push(performance.now() - sentAt);
-      else failures += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: options.connections }, worker));
+  const requests = new RepeatedRequest(options, (sender, outcome) => {
+    const now = performance.now();
+    if (outcome.status === 200) latencies.push(now - (sentAt[sender] ?? now));
+    else failures += 1;
+    if (now < end) {
+      sentAt[sender] = now;
+      requests.send(sender);
+    } else if (--running === 0) allStopped();
+  });
+  for (let sender = 0; sender < options.connections; sender += 1) {
+    sentAt[sender] = performance.now();
+    requests.send(sender);
+  }
+  await stopped;
   const elapsedS = (performance.now() - start) / 1000;
-  agent.destroy();
+  requests.close();
   return {
     latenciesMs: Float64Array.from(latencies).sort(),
     failures,
@@ -122,57 +111,21 @@ export async function closedLoopLoad(
   };
 }
 
-function loadAgent(options: LoadRequest): HttpAgent {
-  if (options.url.startsWith('http:'))
-    return new HttpAgent({ keepAlive: true, maxSockets: options.connections });
-  return new Agent({
-    keepAlive: true,
-    maxSockets: options.connections,
-    ca: options.ca,
-    cert: options.cert,
-    key: options.key,
-  });
-}
-
-function send(agent: HttpAgent, options: LoadRequest): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const outgoing = (options.url.startsWith('http:') ? httpRequest : request)(
-      options.url,
-      { method: options.method ?? 'POST', agent, headers: options.headers },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode === 200));
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    if (options.body === undefined) outgoing.end();
-    else outgoing.end(options.body);
-  });
-}
-
 /** One request's answer body, on a connection of its own (to check what a load measures). */
 export async function answerOf(options: LoadRequest): Promise<string> {
-  const agent = loadAgent({ ...options, connections: 1 });
-  try {
-    return await new Promise((resolve, reject) => {
-      const outgoing = request(
-        options.url,
-        { method: options.method ?? 'POST', agent, headers: options.headers },
-        (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk));
-          response.on('end', () => resolve(body));
-          response.on('error', reject);
-        },
-      );
-      outgoing.on('error', reject);
-      outgoing.end(options.body);
-    });
-  } finally {
-    agent.destroy();
-  }
+  const outcome = await new Promise<Outcome>((resolve) => {
+    const requests = new RepeatedRequest(
+      { ...options, connections: 1 },
+      (_, answer) => {
+        requests.close();
+        resolve(answer);
+      },
+      true,
+    );
+    requests.send(0);
+  });
+  if (outcome.status === undefined) throw outcome.error;
+  return outcome.body?.toString('utf8') ?? '';
 }
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
