@@ -35,7 +35,8 @@ interface Kept {
   revision: AnswerInputsRevision;
   usage: UsageRead;
   answer: MetricAnswer;
-  timestamp: string;
+  /** The whole second (Unix time) the answer is stamped with. */
+  second: number;
 }
 
 /** `answerMetricQuery` for a `key`, kept while `revision` holds. */
@@ -83,7 +84,8 @@ export function keptAnswers(
     const { usage } = inputs;
     if (query.target.kind !== 'pods' || 'failure' in usage)
       return answerMetricQuery(query, inputs);
-    const timestamp = metricTimestamp(inputs.now);
+    // Timestamps are to the second: within one, the kept body is the answer.
+    const second = Math.floor(inputs.now.getTime() / 1000);
     const before = kept.get(key);
     if (before !== undefined) {
       drop(key, before);
@@ -91,25 +93,28 @@ export function keptAnswers(
         sameUsage(before.usage, usage) &&
         sameRevision(before.revision, revision)
       ) {
-        const answer = stampedAgain(before, timestamp);
+        const answer = stampedAgain(before, second, inputs.now);
         if (answer !== undefined) {
-          keep(key, { revision, usage, answer, timestamp });
+          keep(key, { revision, usage, answer, second });
           return answer;
         }
       }
     }
     const answer = answerMetricQuery(query, inputs);
-    keep(key, { revision, usage, answer, timestamp });
+    keep(key, { revision, usage, answer, second });
     return answer;
   };
 }
 
-/** The kept answer stamped `timestamp`; undefined when it cannot be (see `restamped`). */
-function stampedAgain(kept: Kept, timestamp: string): MetricAnswer | undefined {
+/** The kept answer stamped `now`; undefined when it cannot be (see `restamped`). */
+function stampedAgain(
+  kept: Kept,
+  second: number,
+  now: Date,
+): MetricAnswer | undefined {
   const { answer } = kept;
-  if (kept.timestamp === timestamp || answer.stamped === undefined)
-    return answer;
-  const stamped = restamped(answer.stamped, timestamp);
+  if (kept.second === second || answer.stamped === undefined) return answer;
+  const stamped = restamped(answer.stamped, metricTimestamp(now));
   return stamped && { ...answer, body: stamped.body, stamped };
 }
 
