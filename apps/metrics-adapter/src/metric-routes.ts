@@ -82,18 +82,17 @@ export function requestAttributes(request: Request): RequestAttributes {
 export function metricRoutes(context: MetricRoutesContext): express.Router {
   const router = express.Router();
   const kept = keptAnswers();
-  const json = (response: Response, code: number, body: Buffer | string) =>
-    response.status(code).type('application/json').send(body);
-  router.get('/openapi/v2', (_request, response) =>
-    json(response, 200, JSON.stringify(openApiV2())),
+  router.get('/openapi/v2', (request, response) =>
+    json(request, response, 200, JSON.stringify(openApiV2())),
   );
-  router.get('/openapi/v3', (_request, response) =>
-    json(response, 200, JSON.stringify(openApiV3Discovery())),
+  router.get('/openapi/v3', (request, response) =>
+    json(request, response, 200, JSON.stringify(openApiV3Discovery())),
   );
   router.get(
     /^\/openapi\/v3\/apis\/custom\.metrics\.k8s\.io\/(v1beta1|v1beta2)$/,
     (request, response) =>
       json(
+        request,
         response,
         200,
         JSON.stringify(
@@ -109,7 +108,7 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
       'answer' in plan
         ? plan.answer
         : await answer(request.url, plan.query, context, kept);
-    json(response, code, body);
+    json(request, response, code, body);
     if ('query' in plan) {
       record(observations, plan.query, context);
       (response.locals as { span?: Span }).span?.setAttributes({
@@ -124,6 +123,24 @@ export function metricRoutes(context: MetricRoutesContext): express.Router {
     );
   });
   return router;
+}
+
+/**
+ * Sends a JSON body with the headers express's `res.type('application/json').send()` wrote,
+ * without its per-request work (charset lookup, freshness check): a HEAD gets the headers
+ * only, as express answers a HEAD from a GET route.
+ */
+function json(
+  request: Request,
+  response: Response,
+  code: number,
+  body: Buffer | string,
+): void {
+  response.writeHead(code, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 /**
