@@ -261,6 +261,8 @@ function observeStrategies(context: CycleContext): void {
 
 interface PodReading {
   readonly snapshot: PodSnapshotResult;
+  /** The pod's key in the model, made once per pod object. */
+  readonly key: string;
   /** Containers whose requests came from the kubelet's status (in-place resize) or the spec. */
   readonly fromStatus: number;
   readonly fromSpec: number;
@@ -289,6 +291,7 @@ function readingOf(pod: V1Pod, nativeSidecars: boolean): PodReading {
       snapshot: podSnapshotFromPod(
         gatedNativeSidecars(pod as Pod, { NativeSidecar: nativeSidecars }),
       ),
+      key: objectKey(pod.metadata?.namespace ?? '', pod.metadata?.name ?? ''),
       nativeSidecars,
       fromStatus: fromStatus ?? 0,
       fromSpec: (pod.spec?.containers.length ?? 0) - (fromStatus ?? 0),
@@ -316,9 +319,8 @@ function loadPods(
     }
     fromStatus += reading.fromStatus;
     fromSpec += reading.fromSpec;
-    if (context.state.model.upsertPod(snapshot.snapshot, nowMs)) {
-      keys.push(objectKey(snapshot.snapshot.namespace, snapshot.snapshot.name));
-    }
+    if (context.state.model.upsertPod(snapshot.snapshot, nowMs, reading.key))
+      keys.push(reading.key);
   }
   // Upstream counts each read of a container's resources; one increment per source per cycle.
   const { resourceReads } = context.observability.metrics;

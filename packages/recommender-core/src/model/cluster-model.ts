@@ -100,6 +100,9 @@ const NO_USAGE: UsageResult = Object.freeze({
 
 type OomBump = Pick<AggregationConfig, 'oomBumpUpRatio' | 'oomMinBumpUpBytes'>;
 
+/** Most pods have none: one set for all of them. */
+const NO_INIT_CONTAINERS: ReadonlySet<string> = new Set();
+
 /** A container that feeds nothing beyond its aggregate. */
 const NO_FEEDS: ContainerFeeds = Object.freeze({
   bump: undefined,
@@ -189,10 +192,14 @@ export class ClusterModel {
    * Adds or updates a pod and its containers; new aggregates start their expiry clock at
    * `nowMs`. Returns false when the pod is not tracked: Pending (upstream's pod lister skips
    * those) or, with the memory saver, selected by no VPA. A pod that stops being tracked is
-   * removed.
+   * removed. `key` is the pod's {@link objectKey}, for a caller that keeps it rather than
+   * building it for every pod of every cycle, unchanged ones included.
    */
-  upsertPod(pod: PodSnapshot, nowMs: number): boolean {
-    const key = objectKey(pod.namespace, pod.name);
+  upsertPod(
+    pod: PodSnapshot,
+    nowMs: number,
+    key = objectKey(pod.namespace, pod.name),
+  ): boolean {
     const previous = this.pods.get(key);
     // The loop hands over the very snapshot of a pod object that did not change: nothing to
     // do, unless garbage collection ran since and may have removed an aggregate it feeds,
@@ -215,9 +222,8 @@ export class ClusterModel {
     const containers = new Map<string, TrackedContainer>();
     for (const { name, memoryRequestBytes, declared } of pod.containers) {
       const kept = reusable?.get(name);
-      const held = this.aggregates.get(
-        aggregateKey(pod.namespace, name, labelText),
-      );
+      const heldKey = aggregateKey(pod.namespace, name, labelText);
+      const held = this.aggregates.get(heldKey);
       const feeds = this.feedsOf(vpas, name);
       if (kept !== undefined && held?.state === kept.state.aggregate) {
         held.clock = feeds.clock;
@@ -227,13 +233,13 @@ export class ClusterModel {
         containers.set(name, kept);
         continue;
       }
-      const aggregate = this.aggregateFor(
-        pod.namespace,
-        name,
-        labels,
-        labelText,
-        nowMs,
-      );
+      const aggregate =
+        held ??
+        this.newAggregate(
+          heldKey,
+          { namespace: pod.namespace, containerName: name, labels, labelText },
+          nowMs,
+        );
       aggregate.clock = feeds.clock;
       // tandem is upstream without the zero-peak quirk (packages/strategies/src/tandem.ts):
       // the option lives in the container's bookkeeping, so it is set when that starts.
@@ -255,7 +261,10 @@ export class ClusterModel {
       labelText,
       phase: pod.phase,
       containers,
-      initContainerNames: new Set(pod.initContainerNames),
+      initContainerNames:
+        pod.initContainerNames.length === 0
+          ? NO_INIT_CONTAINERS
+          : new Set(pod.initContainerNames),
     });
     return true;
   }
@@ -704,26 +713,24 @@ export class ClusterModel {
 
   // ---------------------------------------------------------------------------------------
 
-  private aggregateFor(
-    namespace: string,
-    containerName: string,
-    labels: Labels,
-    labelText: string,
+  /** A new aggregate under `key`, its expiry clock started at `nowMs`. */
+  private newAggregate(
+    key: string,
+    where: Pick<
+      TrackedAggregate,
+      'namespace' | 'containerName' | 'labels' | 'labelText'
+    >,
     nowMs: number,
   ): TrackedAggregate {
-    const key = aggregateKey(namespace, containerName, labelText);
-    let aggregate = this.aggregates.get(key);
-    if (aggregate === undefined) {
-      aggregate = {
-        namespace,
-        containerName,
-        labels,
-        labelText,
-        state: new AggregateContainerState(nowMs, this.aggregation),
-        clock: undefined,
-      };
-      this.aggregates.set(key, aggregate);
-    }
+    const aggregate: TrackedAggregate = {
+      namespace: where.namespace,
+      containerName: where.containerName,
+      labels: where.labels,
+      labelText: where.labelText,
+      state: new AggregateContainerState(nowMs, this.aggregation),
+      clock: undefined,
+    };
+    this.aggregates.set(key, aggregate);
     return aggregate;
   }
 
