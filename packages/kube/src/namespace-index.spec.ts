@@ -1,4 +1,5 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
+import fc from 'fast-check';
 import type { CacheEvent, CacheEventHandler } from './list-watch-cache.js';
 import { indexByNamespace } from './namespace-index.js';
 
@@ -70,6 +71,47 @@ describe('indexByNamespace', () => {
     // Emptied: 0, as a namespace never seen (both hold nothing).
     expect(step({ type: 'delete', object: pod('shop', 'web-1', '2') })).toBe(0);
     kept(step({ type: 'add', object: pod('shop', 'web-1') }));
+  });
+
+  it('keeps a revision that moves exactly when the namespace changes, for any events', () => {
+    const event = fc.record({
+      type: fc.constantFrom('add', 'update', 'delete'),
+      namespace: fc.constantFrom('shop', 'other'),
+      name: fc.constantFrom('web-1', 'web-2'),
+      version: fc.constantFrom('1', '2'),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 30 }), (events) => {
+        const source = eventSource();
+        const index = indexByNamespace(source);
+        const model = new Map<string, Map<string, KubernetesObject>>();
+        const seen = new Map<string, Set<number>>();
+        for (const { type, namespace, name, version } of events) {
+          const object = pod(namespace, name, version);
+          const objects = model.get(namespace) ?? new Map();
+          model.set(namespace, objects);
+          const changed = type !== 'delete' || objects.has(name);
+          if (type === 'delete') objects.delete(name);
+          else objects.set(name, object);
+          const before = index.revision(namespace);
+          source.emit(
+            type === 'update'
+              ? { type, object, previous: object }
+              : { type, object },
+          );
+          const after = index.revision(namespace);
+          expect(index.list(namespace)).toEqual([...objects.values()]);
+          if (!changed) expect(after).toBe(before);
+          else if (objects.size === 0) expect(after).toBe(0);
+          else {
+            const revisions = seen.get(namespace) ?? new Set([0]);
+            expect(revisions.has(after)).toBe(false);
+            revisions.add(after);
+            seen.set(namespace, revisions);
+          }
+        }
+      }),
+    );
   });
 
   it('stops following the cache when closed', () => {
