@@ -358,6 +358,21 @@ describe('ClusterModel memory saver', () => {
     expect(model.upsertPod(pod, T0 + 2 * MINUTE)).toBe(false);
     expect(model.podKeys()).toEqual(['shop/web-1']);
   });
+
+  it('tracks an unchanged pod it left untracked once a VPA comes to select it', () => {
+    const model = webModel({ memorySaver: true });
+    const pod = podSnapshot('db-1', { app: 'db' });
+    const pending = podSnapshot('db-2', { app: 'db' }, ['app'], {
+      phase: 'Pending',
+    });
+    expect(model.upsertPod(pod, T0)).toBe(false);
+    expect(model.upsertPod(pod, T0 + MINUTE)).toBe(false);
+    expect(model.upsertPod(pending, T0)).toBe(false);
+    model.upsertVpa(vpaObject('db'), selectorFor({ app: 'db' }));
+    expect(model.upsertPod(pod, T0 + 2 * MINUTE)).toBe(true);
+    expect(model.upsertPod(pending, T0 + 2 * MINUTE)).toBe(false);
+    expect(model.podKeys().sort()).toEqual(['shop/db-1', 'shop/web-1']);
+  });
 });
 
 describe('ClusterModel VPAs', () => {

@@ -171,6 +171,13 @@ export class ClusterModel {
   private selecting: SelectingVpas | undefined;
   private selectionEpoch = 0;
   private selectingEpoch = 0;
+  /**
+   * Snapshots found untracked (Pending, or selected by no VPA under the memory saver), with
+   * the `selectionEpoch` they were found in: handed in again unchanged while no VPA came,
+   * went or changed its selector, they are untracked again without interning their labels
+   * (a `--memory-saver` replica lists every pod, most of them not its VPAs').
+   */
+  private readonly untrackedSnapshots = new WeakMap<PodSnapshot, number>();
   /** How many times garbage collection ran. */
   private collections = 0;
   /**
@@ -210,10 +217,13 @@ export class ClusterModel {
       previous.strategyEpoch === this.strategyEpoch
     )
       return true;
-    if (pod.phase === 'Pending') return this.untrack(key);
+    if (this.untrackedSnapshots.get(pod) === this.selectionEpoch)
+      return this.untrack(key);
+    if (pod.phase === 'Pending') return this.untrackSnapshot(pod, key);
     const { text: labelText, labels } = this.labelSets.intern(pod.labels);
     const vpas = this.vpasSelecting(pod.namespace, labels, labelText);
-    if (this.memorySaver && vpas.length === 0) return this.untrack(key);
+    if (this.memorySaver && vpas.length === 0)
+      return this.untrackSnapshot(pod, key);
     // Containers keep their sample bookkeeping unless the pod moved to another label set,
     // or garbage collection removed their aggregate: then they start afresh on the aggregate
     // they belong to now (upstream keeps feeding the old one; see README, deviations).
@@ -274,6 +284,11 @@ export class ClusterModel {
     return false;
   }
 
+  private untrackSnapshot(pod: PodSnapshot, podKey: string): false {
+    this.untrackedSnapshots.set(pod, this.selectionEpoch);
+    return this.untrack(podKey);
+  }
+
   /**
    * Drops every pod whose key is not listed (deleted, or back to Pending); aggregates stay
    * until GC. Returns how many were dropped.
@@ -305,7 +320,8 @@ export class ClusterModel {
     sample: ContainerUsageSample,
   ): ModelResult {
     const found = this.findContainer(namespace, podName, containerName);
-    if ('error' in found) return found;
+    if (typeof found === 'string')
+      return missing(found, namespace, podName, containerName);
     return this.feed(found, sample, () =>
       where(namespace, podName, containerName),
     );
@@ -327,7 +343,7 @@ export class ClusterModel {
     memoryBytes: number,
   ): UsageResult {
     const found = this.findContainer(namespace, podName, containerName);
-    if ('error' in found) return NO_USAGE;
+    if (typeof found === 'string') return NO_USAGE;
     const at = () => where(namespace, podName, containerName);
     const cpu = this.feed(
       found,
@@ -380,7 +396,7 @@ export class ClusterModel {
     containerName: string,
   ): AggregateContainerState | undefined {
     const found = this.findContainer(namespace, podName, containerName);
-    return 'error' in found ? undefined : found.state.aggregate;
+    return typeof found === 'string' ? undefined : found.state.aggregate;
   }
 
   /**
@@ -397,7 +413,8 @@ export class ClusterModel {
     capBytes?: number,
   ): OomResult {
     const found = this.findContainer(namespace, podName, containerName);
-    if ('error' in found) return found;
+    if (typeof found === 'string')
+      return missing(found, namespace, podName, containerName);
     const { state, memoryRequestBytes, feeds } = found;
     const requested = requestedMemoryBytes ?? memoryRequestBytes;
     try {
@@ -820,31 +837,41 @@ export class ClusterModel {
       : entries.selectedBy(vpa.namespace, vpa.podSelector, vpa.requiredLabel);
   }
 
-  /** The tracked container, or why there is none; allocates only for the failure. */
+  /**
+   * The tracked container, or why there is none, without allocating either way: every
+   * sample of every listed container comes here, those of pods a `--memory-saver` replica
+   * does not track too.
+   */
   private findContainer(
     namespace: string,
     podName: string,
     containerName: string,
-  ): TrackedContainer | ModelFailure {
+  ): TrackedContainer | MissingContainer {
     const pod = this.pods.get(objectKey(namespace, podName));
-    if (pod === undefined)
-      return failure(
-        'unknown-pod',
-        `${where(namespace, podName, containerName)}: pod not tracked`,
-      );
-    if (pod.initContainerNames.has(containerName))
-      return failure(
-        'init-container',
-        `${where(namespace, podName, containerName)}: init containers are not modelled`,
-      );
-    return (
-      pod.containers.get(containerName) ??
-      failure(
-        'unknown-container',
-        `${where(namespace, podName, containerName)}: no such container`,
-      )
-    );
+    if (pod === undefined) return 'unknown-pod';
+    if (pod.initContainerNames.has(containerName)) return 'init-container';
+    return pod.containers.get(containerName) ?? 'unknown-container';
   }
+}
+
+type MissingContainer = 'unknown-pod' | 'init-container' | 'unknown-container';
+
+const MISSING_CONTAINER: Record<MissingContainer, string> = {
+  'unknown-pod': 'pod not tracked',
+  'init-container': 'init containers are not modelled',
+  'unknown-container': 'no such container',
+};
+
+function missing(
+  kind: MissingContainer,
+  namespace: string,
+  podName: string,
+  containerName: string,
+): ModelFailure {
+  return failure(
+    kind,
+    `${where(namespace, podName, containerName)}: ${MISSING_CONTAINER[kind]}`,
+  );
 }
 
 /** A container as messages name it. */
