@@ -7,8 +7,17 @@ import { parseEnv } from 'node:util';
 /** A cluster started by `e2e/control-plane/start.sh`; `env` is its env file. */
 export interface ControlPlane {
   env: NodeJS.Dict<string>;
+  /**
+   * Stops (SIGSTOP) every component but `keep` until the returned function is called
+   * (SIGCONT), so that a latency figure does not count their periodic work on the shared
+   * cores. `stop` resumes them first.
+   */
+  pauseAllBut(keep: readonly string[]): () => void;
   stop(): Promise<void>;
 }
+
+/** The components the API server needs to answer: the only ones a paused cluster keeps. */
+export const API_SERVER_AND_STORE = ['etcd', 'kube-apiserver'];
 
 /**
  * Starts the local control plane on free ports without building it: the benchmarks only
@@ -35,15 +44,67 @@ export async function startControlPlane(
     throw new Error(
       `e2e/control-plane/start.sh exited with ${code}:\n${stderr}`,
     );
+  const clusterEnv = parseEnv(readFileSync(envFile, 'utf8'));
+  let paused: number[] = [];
+  const resume = () => {
+    signal(paused, 'SIGCONT');
+    paused = [];
+  };
   return {
-    env: parseEnv(readFileSync(envFile, 'utf8')),
+    env: clusterEnv,
+    pauseAllBut: (keep) => {
+      resume();
+      paused = componentPids(clusterEnv.TANDEM_CP_STATE_DIR ?? '', keep);
+      signal(paused, 'SIGSTOP');
+      return resume;
+    },
     stop: async () => {
+      resume();
       const stopped = await runScript(join(scripts, 'stop.sh'), [envFile]);
       if (stopped.code !== 0)
         throw new Error(`e2e/control-plane/stop.sh failed:\n${stopped.stderr}`);
       rmSync(envDir, { recursive: true });
     },
   };
+}
+
+/**
+ * The pids of the running components not in `keep`, from start.sh's `pids` file (name, pid
+ * and start time per line: a pid whose start time differs now belongs to another process).
+ */
+function componentPids(stateDir: string, keep: readonly string[]): number[] {
+  return readFileSync(join(stateDir, 'pids'), 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter(
+      ([name, pid, started]) =>
+        name !== undefined &&
+        name !== 'watcher' &&
+        !keep.includes(name) &&
+        pid !== undefined &&
+        startTime(pid) === started,
+    )
+    .map(([, pid]) => Number(pid));
+}
+
+/** Field 22 of /proc/<pid>/stat, after the command name (which may hold spaces). */
+function startTime(pid: string): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+function signal(pids: readonly number[], name: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // Gone already: nothing to pause or resume.
+    }
+  }
 }
 
 /** Runs a script with stdout ignored, collecting its progress (stderr) for the messages above. */

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { get, request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import {
   createCertificateAuthority,
   issueServingCertificate,
@@ -125,4 +126,34 @@ export function getText(url: string): Promise<string> {
       );
     }).on('error', reject);
   });
+}
+
+/**
+ * Spawns `fixed-answer-server.main.js` (a bare HTTPS server answering every request with
+ * `bytes` of JSON) and resolves with its process and URL once it listens.
+ */
+export async function startFixedAnswerServer(
+  files: { certFile: string; keyFile: string },
+  bytes: number,
+): Promise<{ process: ChildProcess; url: string }> {
+  const script = fileURLToPath(
+    new URL('fixed-answer-server.main.js', import.meta.url),
+  );
+  const child = spawn(
+    process.execPath,
+    [script, files.certFile, files.keyFile, String(bytes)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = /^\{"port":(\d+)\}$/m.exec(output);
+      if (line !== null) resolve(Number(line[1]));
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`the fixed-answer server exited with ${code}`)),
+    );
+  });
+  return { process: child, url: `https://127.0.0.1:${port}/` };
 }
