@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
+import { procStatFields } from './measure.js';
 
 /** A cluster started by `e2e/control-plane/start.sh`; `env` is its env file. */
 export interface ControlPlane {
@@ -87,11 +88,10 @@ function componentPids(stateDir: string, keep: readonly string[]): number[] {
     .map(([, pid]) => Number(pid));
 }
 
-/** Field 22 of /proc/<pid>/stat, after the command name (which may hold spaces). */
+/** Field 22 of /proc/<pid>/stat: when the process started. */
 function startTime(pid: string): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return procStatFields(pid)[19];
   } catch {
     return undefined;
   }

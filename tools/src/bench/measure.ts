@@ -79,10 +79,18 @@ export function median(values: readonly number[]): number {
  * `/proc/<pid>/stat` (its ticks are USER_HZ, 100 per second on Linux).
  */
 export function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which may hold spaces: utime and stime are 14 and 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15.
+  const fields = procStatFields(pid);
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * The fields of `/proc/<pid>/stat` after the command name (which may hold spaces): the
+ * first of them is field 3, the state. Throws when the process is gone.
+ */
+export function procStatFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
 /** The resident set of a process now (VmRSS) or at its largest (VmHWM), in bytes. */

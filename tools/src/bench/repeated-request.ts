@@ -158,16 +158,18 @@ class Connection {
   ) {
     const url = new URL(request.url);
     const port = Number(url.port) || (url.protocol === 'http:' ? 80 : 443);
+    // An IPv6 literal comes bracketed in a URL, and without brackets to a socket.
+    const host = url.hostname.replace(/^\[|\]$/g, '');
     const onConnect = () => {
       this.connected = true;
       events.ready();
     };
     this.socket =
       url.protocol === 'http:'
-        ? tcpConnect({ host: url.hostname, port }, onConnect)
+        ? tcpConnect({ host, port }, onConnect)
         : tlsConnect(
             {
-              host: url.hostname.replace(/^\[|\]$/g, ''),
+              host,
               port,
               ca: request.ca,
               cert: request.cert,
