@@ -1,6 +1,13 @@
 import fc from 'fast-check';
-import type { ContainerResourcePolicy, ResourceList } from '@tandem/vpa-api';
-import { controlledEntries } from './controlled-recommendation.js';
+import type {
+  ContainerResourcePolicy,
+  LimitRange,
+  ResourceList,
+} from '@tandem/vpa-api';
+import {
+  controlledEntries,
+  updaterRecommendation,
+} from './controlled-recommendation.js';
 import { container, entry, podWith, vpaWith } from './updater.fixtures.js';
 
 const resources = fc.subarray(['cpu', 'memory']);
@@ -50,5 +57,30 @@ describe('controlledEntries', () => {
         }
       }),
     );
+  });
+
+  it('leaves out the entry a Pod LimitRange gives a container in mode Off, as upstream counts it', () => {
+    const cpu = (value: string) => ({ cpu: value });
+    const pod = podWith([
+      container('app', cpu('100m'), cpu('100m')),
+      container('side', cpu('100m'), cpu('100m')),
+    ]);
+    const vpa = vpaWith([entry('app', cpu('100m'))], {
+      policies: [{ containerName: 'side', mode: 'Off' }],
+    });
+    const podMinimum: LimitRange = {
+      metadata: { name: 'pod-minimum', namespace: 'demo' },
+      spec: { limits: [{ type: 'Pod', min: cpu('1') }] },
+    };
+    const processed = updaterRecommendation(pod, vpa, [podMinimum]);
+    // upstream's insertRequestsForMissingRecommendations (pkg/utils/vpa/capping.go) adds
+    // `side` with its requests, then both scale up to the pod's minimum
+    expect(processed?.containerRecommendations).toEqual([
+      entry('app', cpu('500m')),
+      entry('side', cpu('500m')),
+    ]);
+    expect(controlledEntries(pod, vpa, processed)).toEqual([
+      entry('app', cpu('500m')),
+    ]);
   });
 });

@@ -15,7 +15,8 @@ const ZERO = Quantity.fromValue(0n, 'DecimalSI');
  * Makes the pod's totals respect a LimitRange of type Pod (upstream order: upperBound, then
  * target, then lowerBound; CPU before memory in each). Containers the VPA has no
  * recommendation for join with their current requests as their target, because the
- * LimitRange judges the whole pod. Adjusts the given recommendations in place and returns
+ * LimitRange judges the whole pod (upstream's `insertRequestsForMissingRecommendations` in
+ * `pkg/utils/vpa/capping.go`). Adjusts the given recommendations in place and returns
  * them followed by the containers that joined.
  */
 export function capToPodLimitRange(
