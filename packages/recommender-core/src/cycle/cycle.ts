@@ -470,6 +470,10 @@ async function updateVpas(
               tracked.name,
               status,
             );
+            const { recordEvent } = context.observability;
+            // The event goes to the recorder and the span only: with neither (no recorder
+            // wired, a span that records nothing) it is not worked out for every status.
+            if (recordEvent === undefined && !span.isRecording()) return;
             const event = recommendationEvent(
               tracked.object.status,
               status,
@@ -480,7 +484,7 @@ async function updateVpas(
             );
             if (event === undefined) return;
             span.setAttribute(EVENT_REASON_ATTRIBUTE, event.reason);
-            context.observability.recordEvent?.(
+            recordEvent?.(
               vpaReference(tracked.object),
               'Normal',
               event.reason,
