@@ -5,7 +5,7 @@ import {
   type VpaCandidate,
 } from '@tandem/admission';
 import type { LabelSelector } from '@tandem/vpa-api';
-import { podsByControllingVpa } from './controlled-pods.js';
+import { podsByControllingVpa, type PodGroup } from './controlled-pods.js';
 import { container, podWith, vpaWith } from './updater.fixtures.js';
 import type { UpdaterPod } from './updater-pod.js';
 
@@ -28,9 +28,21 @@ function candidate(
   return { vpa, selector };
 }
 
-/** Each pod's top-most controller, as the cycle resolved it (none: not in the map). */
+/**
+ * Each pod's top-most controller, as the cycle resolved it (none: not in the map). One
+ * object per name, as one walk answers for all pods of an owner, so pods share groups.
+ */
 const controllers = new Map<UpdaterPod, ControllerKey>();
 const controllerOf = (each: UpdaterPod) => controllers.get(each);
+const deployments = new Map<string, ControllerKey>();
+function deployment(name: string): ControllerKey {
+  let made = deployments.get(name);
+  if (made === undefined) {
+    made = { kind: 'Deployment', name };
+    deployments.set(name, made);
+  }
+  return made;
+}
 
 /** A pod of the Deployment `owner`, by default its `app` label (null: a bare pod). */
 function pod(
@@ -42,15 +54,31 @@ function pod(
   const made = podWith([container('app')], { name, namespace });
   made.metadata = { ...made.metadata, labels };
   if (owner !== undefined && owner !== null)
-    controllers.set(made, { kind: 'Deployment', name: owner });
+    controllers.set(made, deployment(owner));
   return made;
 }
 
+/** The pods grouped by controller object (as the cycle's owner walk hands them over); bare pods left out. */
+function grouped(pods: readonly UpdaterPod[]): PodGroup[] {
+  const groups = new Map<ControllerKey, PodGroup>();
+  for (const each of pods) {
+    const controller = controllerOf(each);
+    if (controller === undefined) continue;
+    const group = groups.get(controller);
+    if (group === undefined)
+      groups.set(controller, { controller, pods: [each] });
+    else group.pods.push(each);
+  }
+  return [...groups.values()];
+}
+
+const podsOf = (groups: readonly PodGroup[]) => groups.flatMap((g) => g.pods);
+
 const namesOf = (result: ReturnType<typeof podsByControllingVpa>) =>
   Object.fromEntries(
-    [...result].map(([vpa, pods]) => [
+    [...result].map(([vpa, groups]) => [
       vpa.metadata?.name,
-      pods.map((p) => p.metadata?.name),
+      podsOf(groups).map((p) => p.metadata?.name),
     ]),
   );
 
@@ -68,12 +96,11 @@ describe('podsByControllingVpa', () => {
           },
         ),
       ],
-      [
+      grouped([
         pod('web-1', { app: 'web' }),
         pod('api-1', { app: 'api', tier: 'x' }),
         pod('lonely', { app: 'db' }),
-      ],
-      controllerOf,
+      ]),
     );
     expect(namesOf(result)).toEqual({ web: ['web-1'], api: ['api-1'] });
   });
@@ -89,8 +116,7 @@ describe('podsByControllingVpa', () => {
           { created: '2026-06-01T00:00:00Z', target: 'web' },
         ),
       ],
-      [pod('web-1', { app: 'web' })],
-      controllerOf,
+      grouped([pod('web-1', { app: 'web' })]),
     );
     expect(namesOf(result)).toEqual({ a: ['web-1'] });
   });
@@ -115,8 +141,7 @@ describe('podsByControllingVpa', () => {
           { target: 'web' },
         ),
       ],
-      [pod('web-1', { app: 'web' })],
-      controllerOf,
+      grouped([pod('web-1', { app: 'web' })]),
     );
     expect(namesOf(result)).toEqual({ expr: ['web-1'] });
   });
@@ -124,12 +149,11 @@ describe('podsByControllingVpa', () => {
   it('claims no bare pod and no pod of another controller that carries the labels', () => {
     const result = podsByControllingVpa(
       [candidate('web', { matchLabels: { app: 'web' } })],
-      [
+      grouped([
         pod('web-1', { app: 'web' }),
         pod('bare', { app: 'web' }, 'demo', null),
         pod('job-pod', { app: 'web' }, 'demo', 'nightly-job'),
-      ],
-      controllerOf,
+      ]),
     );
     expect(namesOf(result)).toEqual({ web: ['web-1'] });
   });
@@ -191,7 +215,9 @@ describe('podsByControllingVpa', () => {
           const pods = podSpecs.map(([podLabels, ns, by], index) =>
             pod(`pod-${index}`, podLabels, ns, by),
           );
-          const result = podsByControllingVpa(candidates, pods, controllerOf);
+          // Grouped by owner, so pods of one owner with the same labels (and, across
+          // namespaces, one owner object) meet the reuse of the answer before them.
+          const result = podsByControllingVpa(candidates, grouped(pods));
           for (const each of pods) {
             const expected = chooseVpa(
               candidates.filter(
@@ -199,8 +225,8 @@ describe('podsByControllingVpa', () => {
               ),
               { labels: each.metadata?.labels, controller: controllerOf(each) },
             );
-            const actual = [...result].find(([, list]) =>
-              list.includes(each),
+            const actual = [...result].find(([, groups]) =>
+              podsOf(groups).includes(each),
             )?.[0];
             expect(actual).toBe(expected);
           }

@@ -27,48 +27,99 @@ interface NamespaceCandidates {
   unindexed: CompiledCandidate[];
 }
 
+/** Pods of one top-most controller (`controller`), as the cycle groups them by owner. */
+export interface PodGroup<C extends ControllerKey = ControllerKey> {
+  controller: C;
+  pods: UpdaterPod[];
+}
+
 /**
  * Each live pod's controlling VPA among `candidates` (the VPAs the updater acts on, with
  * their targets' selectors), as upstream's `GetControllingVPAForPod` picks it and by the
  * webhook's rule (`@tandem/admission`'s `targetsPodController` and `controllingVpa`): the
- * VPAs of the pod's namespace that target its top-most controller (`controllerOf`; a pod
- * without one is controlled by none) and whose selector matches its labels, then the
- * oldest, then the smallest name. A candidate without a selector, or with one that does
- * not compile, controls nothing.
+ * VPAs of the pod's namespace that target its top-most controller (its group's; a pod
+ * without one is in no group) and whose selector matches its labels, then the oldest, then
+ * the smallest name. A candidate without a selector, or with one that does not compile,
+ * controls nothing. Each VPA's pods come back in groups of one controller, in the order
+ * given.
  *
  * A selector is compiled once and filed under one of its `matchLabels` pairs, so a pod is
  * only tried against the selectors that share one of its labels: with thousands of VPAs
- * in a namespace, a cycle stays linear in pods.
+ * in a namespace, a cycle stays linear in pods. The pods of one group (a ReplicaSet's
+ * replicas) nearly always carry the same labels: a pod whose namespace and labels are
+ * those of the group's pod before it gets that pod's answer without matching again.
  */
-export function podsByControllingVpa(
+export function podsByControllingVpa<C extends ControllerKey>(
   candidates: readonly VpaCandidate[],
-  pods: Iterable<UpdaterPod>,
-  controllerOf: (pod: UpdaterPod) => ControllerKey | undefined,
-): Map<VerticalPodAutoscaler, UpdaterPod[]> {
+  groups: Iterable<PodGroup<C>>,
+): Map<VerticalPodAutoscaler, PodGroup<C>[]> {
   const namespaces = indexCandidates(candidates);
-  const controlled = new Map<VerticalPodAutoscaler, UpdaterPod[]>();
+  const controlled = new Map<VerticalPodAutoscaler, PodGroup<C>[]>();
   // Reused for every pod: this loop runs for each pod of the cluster every cycle, and
   // the arrays it used to build per pod were a fifth of a steady cycle's time.
   const matching: VerticalPodAutoscaler[] = [];
-  for (const pod of pods) {
-    const inNamespace = namespaces.get(pod.metadata?.namespace ?? '');
-    if (inNamespace === undefined) continue;
-    const controller = controllerOf(pod);
-    if (controller === undefined) continue;
-    const labels = pod.metadata?.labels ?? {};
-    matching.length = 0;
-    addMatching(matching, inNamespace.unindexed, controller, labels);
-    for (const key in labels) {
-      const filed = inNamespace.byLabel.get(key)?.get(labels[key] ?? '');
-      if (filed !== undefined) addMatching(matching, filed, controller, labels);
+  for (const { controller, pods } of groups) {
+    let last:
+      | { pod: UpdaterPod; vpa: VerticalPodAutoscaler | undefined }
+      | undefined;
+    for (const pod of pods) {
+      let vpa: VerticalPodAutoscaler | undefined;
+      if (last !== undefined && sameNamespaceAndLabels(last.pod, pod))
+        vpa = last.vpa;
+      else {
+        vpa = controllingVpaOf(namespaces, matching, controller, pod);
+        last = { pod, vpa };
+      }
+      if (vpa !== undefined) addToGroup(controlled, vpa, controller, pod);
     }
-    const vpa = controllingVpa(matching);
-    if (vpa === undefined) continue;
-    const list = controlled.get(vpa);
-    if (list === undefined) controlled.set(vpa, [pod]);
-    else list.push(pod);
   }
   return controlled;
+}
+
+function controllingVpaOf(
+  namespaces: ReadonlyMap<string, NamespaceCandidates>,
+  matching: VerticalPodAutoscaler[],
+  controller: ControllerKey,
+  pod: UpdaterPod,
+): VerticalPodAutoscaler | undefined {
+  const inNamespace = namespaces.get(pod.metadata?.namespace ?? '');
+  if (inNamespace === undefined) return undefined;
+  const labels = pod.metadata?.labels ?? {};
+  matching.length = 0;
+  addMatching(matching, inNamespace.unindexed, controller, labels);
+  for (const key in labels) {
+    const filed = inNamespace.byLabel.get(key)?.get(labels[key] ?? '');
+    if (filed !== undefined) addMatching(matching, filed, controller, labels);
+  }
+  return controllingVpa(matching);
+}
+
+/** The pod joins the VPA's last group when that is its controller's, else a new one. */
+function addToGroup<C extends ControllerKey>(
+  controlled: Map<VerticalPodAutoscaler, PodGroup<C>[]>,
+  vpa: VerticalPodAutoscaler,
+  controller: C,
+  pod: UpdaterPod,
+): void {
+  const groups = controlled.get(vpa);
+  const last = groups?.at(-1);
+  if (last?.controller === controller) last.pods.push(pod);
+  else if (groups === undefined)
+    controlled.set(vpa, [{ controller, pods: [pod] }]);
+  else groups.push({ controller, pods: [pod] });
+}
+
+/** Whether two pods have the same namespace and the same labels (every key, every value). */
+function sameNamespaceAndLabels(a: UpdaterPod, b: UpdaterPod): boolean {
+  if ((a.metadata?.namespace ?? '') !== (b.metadata?.namespace ?? ''))
+    return false;
+  const left = a.metadata?.labels ?? {};
+  const right = b.metadata?.labels ?? {};
+  if (left === right) return true;
+  for (const key in left)
+    if (left[key] !== right[key] || !(key in right)) return false;
+  for (const key in right) if (!(key in left)) return false;
+  return true;
 }
 
 function addMatching(

@@ -92,7 +92,7 @@ export {
   inPlaceResizePatch,
   inPlaceUpdatedAnnotationPatch,
 } from './resize-patch.js';
-export { podsByControllingVpa } from './controlled-pods.js';
+export { podsByControllingVpa, type PodGroup } from './controlled-pods.js';
 export {
   isAdmissionStatusFresh,
   type StatusLease,

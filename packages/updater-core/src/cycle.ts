@@ -164,45 +164,45 @@ export async function runUpdaterCycle(
       span.setAttribute('pods', live.length);
       return live;
     });
-    const controlled = await step('FilterPods', async () => {
-      const controllers = await podControllers(
-        pods,
-        new Set(candidates.map(({ vpa }) => vpa.metadata?.namespace ?? '')),
-        context.topMostController,
-        (namespace, owner, error) =>
-          countingContext.recover(
-            'pod-controller',
-            `pods not controlled, their owner chain cannot be read: ${describeError(error)}`,
-            { owner: `${owner.kind} ${namespace}/${owner.name}` },
-          ),
-      );
-      return {
-        controllers,
-        byVpa: podsByControllingVpa(candidates, pods, (pod) =>
-          controllers.get(pod),
+    const byVpa = await step('FilterPods', async () =>
+      podsByControllingVpa(
+        candidates,
+        await podControllers(
+          pods,
+          new Set(candidates.map(({ vpa }) => vpa.metadata?.namespace ?? '')),
+          context.topMostController,
+          (namespace, owner, error) =>
+            countingContext.recover(
+              'pod-controller',
+              `pods not controlled, their owner chain cannot be read: ${describeError(error)}`,
+              { owner: `${owner.kind} ${namespace}/${owner.name}` },
+            ),
         ),
-      };
-    });
-    summary.vpas = controlled.byVpa.size;
+      ),
+    );
+    summary.vpas = byVpa.size;
     const deadlineMs = now.getTime() + context.intervalMs;
     const tallies: VpaUpdateTally[] = [];
     await step('EvictPods', async () => {
-      for (const [vpa, vpaPods] of controlled.byVpa) {
-        summary.pods += vpaPods.length;
+      for (const [vpa, groups] of byVpa) {
+        const controlledPods = groups.reduce(
+          (count, group) => count + group.pods.length,
+          0,
+        );
+        summary.pods += controlledPods;
         const tally = await inSpan(
           context.tracer,
           'updater.vpa',
           {
             vpa: vpaKey(vpa),
             'update.mode': getUpdateMode(vpa),
-            pods: vpaPods.length,
+            pods: controlledPods,
           },
           async (span) => {
             const result = await updateVpa(
               countingContext,
               vpa,
-              vpaPods,
-              (pod) => controlled.controllers.get(pod),
+              groups,
               now,
               deadlineMs,
             ).catch((error: unknown) => {

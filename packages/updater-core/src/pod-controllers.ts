@@ -1,5 +1,5 @@
 import { controllingOwner, type ControllerReference } from '@tandem/admission';
-import type { UpdaterPod } from '@tandem/update-decisions';
+import type { PodGroup, UpdaterPod } from '@tandem/update-decisions';
 
 /**
  * How the cycle finds a top-most controller: `VpaTargetResolution.topMostController`. Its
@@ -11,13 +11,13 @@ export type TopMostControllerLookup = (
 ) => Promise<ControllerReference | undefined>;
 
 /**
- * Each pod's top-most well-known or scalable controller, for `podsByControllingVpa`. Pods
- * are grouped by namespace and controlling owner, and each owner's chain is walked once:
- * thousands of pods share a few hundred ReplicaSets. Only pods of `namespaces` (those with
- * a VPA the updater acts on) are walked. A pod without a controlling owner, or whose chain
- * leads to none, is left out, and so controlled by no VPA; so is a pod whose chain cannot
- * be read, as upstream's `GetControllingVPAForPod` leaves it, which `onUnreadable` hears
- * once per owner.
+ * The pods of `namespaces` (those with a VPA the updater acts on) grouped by their
+ * top-most well-known or scalable controller, for `podsByControllingVpa`. Pods are
+ * grouped by namespace and controlling owner, and each owner's chain is walked once:
+ * thousands of pods share a few hundred ReplicaSets. A pod without a controlling owner,
+ * or whose chain leads to none, is left out, and so controlled by no VPA; so is a pod
+ * whose chain cannot be read, as upstream's `GetControllingVPAForPod` leaves it, which
+ * `onUnreadable` hears once per owner.
  */
 export async function podControllers(
   pods: readonly UpdaterPod[],
@@ -28,68 +28,111 @@ export async function podControllers(
     owner: ControllerReference,
     error: unknown,
   ) => void,
-): Promise<Map<UpdaterPod, ControllerReference>> {
-  const byOwner = new Map<
-    string,
-    { namespace: string; owner: ControllerReference; pods: UpdaterPod[] }
-  >();
+): Promise<PodGroup<ControllerReference>[]> {
+  const byNamespace = new Map<string, NamespaceOwners>();
+  const owners: OwnerGroup[] = [];
   for (const pod of pods) {
-    const owned = ownerOf(pod);
-    if (owned === undefined || !namespaces.has(owned.namespace)) continue;
-    const group = byOwner.get(owned.key);
-    if (group === undefined)
-      byOwner.set(owned.key, {
-        namespace: owned.namespace,
-        owner: owned.owner,
-        pods: [pod],
-      });
-    else group.pods.push(pod);
+    const namespace = pod.metadata?.namespace ?? '';
+    if (!namespaces.has(namespace)) continue;
+    const reference = controllingReference(pod);
+    if (reference === undefined) continue;
+    let inNamespace = byNamespace.get(namespace);
+    if (inNamespace === undefined) {
+      inNamespace = { byUid: new Map(), byKey: new Map() };
+      byNamespace.set(namespace, inNamespace);
+    }
+    const group = ownerGroup(inNamespace, owners, namespace, reference);
+    group?.pods.push(pod);
   }
-  const controllers = new Map<UpdaterPod, ControllerReference>();
-  await Promise.all(
-    [...byOwner.values()].map(async ({ namespace, owner, pods: owned }) => {
+  const walked = await Promise.all(
+    owners.map(async ({ namespace, owner, pods: owned }) => {
       let controller: ControllerReference | undefined;
       try {
         controller = await topMostController(namespace, owner);
       } catch (error) {
         onUnreadable(namespace, owner, error);
-        return;
+        return undefined;
       }
-      if (controller === undefined) return;
-      for (const pod of owned) controllers.set(pod, controller);
+      return controller === undefined ? undefined : { controller, pods: owned };
     }),
   );
-  return controllers;
+  return walked.filter((group) => group !== undefined);
 }
 
-interface PodOwner {
+interface OwnerGroup {
   namespace: string;
   owner: ControllerReference;
-  /** Namespace, API version, kind and name in one string: the group's key. */
-  key: string;
+  pods: UpdaterPod[];
+}
+
+/** One namespace's owner groups, by the owner reference's UID and by its API version, kind and name. */
+interface NamespaceOwners {
+  byUid: Map<string, OwnerGroup>;
+  byKey: Map<string, OwnerGroup>;
 }
 
 /**
- * Each pod object's controlling owner and group key, worked out once per object: the
- * caches replace a pod's object when the pod changes, and building the key for every pod
- * of the cluster every cycle was a tenth of a steady cycle. Null: no controlling owner.
+ * The group of the pod's controlling owner, made when new (and added to `owners`);
+ * undefined when the reference has no kind or name. Groups are by API version, kind and
+ * name, found first by the reference's UID: the UID is a text the pod object already
+ * holds, where the key is built and hashed afresh for each new pod object (a sixth of
+ * the first cycle went to keeping one per pod object). The UID only finds the group:
+ * a reference naming another owner under a known UID is grouped by its key.
  */
-const podOwners = new WeakMap<UpdaterPod, PodOwner | null>();
-
-function ownerOf(pod: UpdaterPod): PodOwner | undefined {
-  let known = podOwners.get(pod);
-  if (known === undefined) {
-    const namespace = pod.metadata?.namespace ?? '';
-    const owner = controllingOwner(pod.metadata?.ownerReferences);
-    known =
-      owner === undefined
-        ? null
-        : {
-            namespace,
-            owner,
-            key: `${namespace}\u0000${owner.apiVersion ?? ''}\u0000${owner.kind}\u0000${owner.name}`,
-          };
-    podOwners.set(pod, known);
+function ownerGroup(
+  inNamespace: NamespaceOwners,
+  owners: OwnerGroup[],
+  namespace: string,
+  reference: Record<string, unknown>,
+): OwnerGroup | undefined {
+  const uid = reference['uid'];
+  const byUid =
+    typeof uid === 'string' && uid !== ''
+      ? inNamespace.byUid.get(uid)
+      : undefined;
+  if (byUid !== undefined && namesOwner(reference, byUid.owner)) return byUid;
+  const owner = controllingOwner([reference]);
+  if (owner === undefined) return undefined;
+  const key = `${owner.apiVersion ?? ''}\u0000${owner.kind}\u0000${owner.name}`;
+  let group = inNamespace.byKey.get(key);
+  if (group === undefined) {
+    group = { namespace, owner, pods: [] };
+    inNamespace.byKey.set(key, group);
+    owners.push(group);
   }
-  return known ?? undefined;
+  if (typeof uid === 'string' && uid !== '') inNamespace.byUid.set(uid, group);
+  return group;
+}
+
+/** The pod's last owner reference marked `controller`, as `controllingOwner` picks it. */
+function controllingReference(
+  pod: UpdaterPod,
+): Record<string, unknown> | undefined {
+  const references: unknown = pod.metadata?.ownerReferences;
+  if (!Array.isArray(references)) return undefined;
+  for (let index = references.length - 1; index >= 0; index -= 1) {
+    const reference: unknown = references[index];
+    if (
+      typeof reference === 'object' &&
+      reference !== null &&
+      !Array.isArray(reference) &&
+      (reference as Record<string, unknown>)['controller'] === true
+    )
+      return reference as Record<string, unknown>;
+  }
+  return undefined;
+}
+
+/** Whether the reference names `owner`: the same kind, name and API version (or none). */
+function namesOwner(
+  reference: Record<string, unknown>,
+  owner: ControllerReference,
+): boolean {
+  const apiVersion = reference['apiVersion'];
+  return (
+    reference['kind'] === owner.kind &&
+    reference['name'] === owner.name &&
+    (typeof apiVersion === 'string' ? apiVersion : undefined) ===
+      owner.apiVersion
+  );
 }

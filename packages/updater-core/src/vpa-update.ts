@@ -9,6 +9,7 @@ import {
   updaterStrategy,
   UpdateRestriction,
   podId,
+  type PodGroup,
   type PodUpdateDecision,
   type ReplicaOwner,
   type UpdateRestrictionOptions,
@@ -78,20 +79,22 @@ interface Candidate {
 }
 
 /**
- * One VPA's pass over its live pods: upstream's priority decides which pods to update and in
- * what order; then pods are evicted (Recreate, Auto) or resized in place with eviction as
- * the fallback (InPlaceOrRecreate; InPlace never evicts), as far as the replica groups'
- * budgets and the rate limiters allow.
+ * One VPA's pass over its live pods (in groups of one top-most controller): upstream's
+ * priority decides which pods to update and in what order; then pods are evicted
+ * (Recreate, Auto) or resized in place with eviction as the fallback (InPlaceOrRecreate;
+ * InPlace never evicts), as far as the replica groups' budgets and the rate limiters allow.
  */
 export async function updateVpa(
   context: VpaUpdateContext,
   declared: VerticalPodAutoscaler,
-  pods: readonly UpdaterPod[],
-  topMostController: (pod: UpdaterPod) => ControllerReference | undefined,
+  groups: readonly PodGroup<ControllerReference>[],
   now: Date,
   deadlineMs: number,
 ): Promise<VpaUpdateTally> {
   const { settings } = context;
+  // Most VPAs have pods of one owner: their list is taken as it is.
+  const only = groups.length === 1 ? groups[0] : undefined;
+  const pods = only?.pods ?? groups.flatMap((group) => group.pods);
   const vpa = effectiveVpa(declared, settings.inPlaceForAuto);
   const tally: VpaUpdateTally = {
     sizeLabel: vpaSizeLog2(pods.length),
@@ -107,9 +110,9 @@ export async function updateVpa(
     settings.featureGates[FeatureGate.CPUStartupBoost] === true &&
     hasStartupBoost(vpa);
   const namespace = vpa.metadata?.namespace ?? '';
-  const owners = new Map(
-    pods.map((pod) => [pod, replicaOwner(pod, topMostController(pod))]),
-  );
+  const owners = new Map<UpdaterPod, ReplicaOwner | undefined>();
+  for (const { controller, pods: owned } of groups)
+    for (const pod of owned) owners.set(pod, replicaOwner(pod, controller));
   const configured = await replicaCounts(context, owners.values());
   const limitRanges = context.limitRanges(namespace);
   const scope: PodUpdateScope = {
