@@ -109,6 +109,25 @@ describe('currentContainerResources', () => {
         ?.toString(),
     ).toBe('200m');
   });
+
+  it('parses a resources object once, and a new object (a new pod version) afresh', () => {
+    const first = currentContainerResources(pod([app], []), 'app');
+    // A copy of the pod shares the container object, and so its parse.
+    expect(currentContainerResources(pod([app], []), 'app')).toBe(first);
+    const resized = currentContainerResources(
+      pod([{ ...app, resources: { requests: { cpu: '2' } } }], []),
+      'app',
+    );
+    expect(resized).not.toBe(first);
+    expect(resized.requests.get('cpu')?.toString()).toBe('2');
+    expect(first.requests.get('cpu')?.toString()).toBe('1');
+    expect(
+      currentContainerResources(pod([{ name: 'app' }], []), 'app'),
+    ).toEqual({
+      requests: new Map(),
+      limits: new Map(),
+    });
+  });
 });
 
 describe('computeContainerResources with native sidecars', () => {

@@ -1,4 +1,5 @@
-import { parseResourceList, type QuantityMap } from './resource-list.js';
+import type { Quantity } from './quantity.js';
+import { parseResourceList } from './resource-list.js';
 import {
   FeatureGate,
   type Container,
@@ -6,9 +7,10 @@ import {
   type Pod,
 } from './types.js';
 
+/** Shared between callers (see `currentContainerResources`): read, never changed. */
 export interface CurrentResources {
-  requests: QuantityMap;
-  limits: QuantityMap;
+  readonly requests: ReadonlyMap<string, Quantity>;
+  readonly limits: ReadonlyMap<string, Quantity>;
 }
 
 /** Where a container the VPA manages sits in the pod spec: the JSON Patch path's list and index. */
@@ -102,6 +104,11 @@ export function gatedNativeSidecars<P extends Pod>(
  * The requests and limits a container runs with now: those the kubelet reports in the
  * container status (in-place resize may have changed them; a native sidecar's is in
  * `initContainerStatuses`), else those in the pod spec. Names are unique across both lists.
+ *
+ * Parsed once per `resources` object and shared: an evaluation asks about each container
+ * about six times (capping, limits, priority, eviction requirements), and parsing built
+ * two maps each time. The caches replace a pod's object when it changes, and nothing
+ * changes a pod object once made.
  */
 export function currentContainerResources(
   pod: Pod,
@@ -116,8 +123,22 @@ export function currentContainerResources(
     reported ??
     (pod.spec.containers.find(named) ?? pod.spec.initContainers?.find(named))
       ?.resources;
-  return {
-    requests: parseResourceList(resources?.requests),
-    limits: parseResourceList(resources?.limits),
-  };
+  if (resources === undefined) return NO_RESOURCES;
+  let parsed = parsedResources.get(resources);
+  if (parsed === undefined) {
+    parsed = {
+      requests: parseResourceList(resources.requests),
+      limits: parseResourceList(resources.limits),
+    };
+    parsedResources.set(resources, parsed);
+  }
+  return parsed;
 }
+
+const NO_RESOURCES: CurrentResources = {
+  requests: new Map(),
+  limits: new Map(),
+};
+
+/** `currentContainerResources` by the `resources` object it parsed. */
+const parsedResources = new WeakMap<object, CurrentResources>();
