@@ -159,6 +159,19 @@ export class AggregateContainerState {
     this.samplesCount += other.samplesCount;
   }
 
+  /**
+   * Makes this an aggregate without history (no samples, both histograms cleared), as a new
+   * one is, keeping its storage and creation time: what the recommender merges each VPA's
+   * history into, reused from one VPA to the next.
+   */
+  clear(): void {
+    this.cpuHistogram.clear();
+    this.memoryHistogram.clear();
+    this.firstSampleStart = GO_ZERO_TIME_MS;
+    this.lastSampleStart = GO_ZERO_TIME_MS;
+    this.samplesCount = 0;
+  }
+
   /** True until the first CPU sample. */
   isEmpty(): boolean {
     return this.samplesCount === 0;

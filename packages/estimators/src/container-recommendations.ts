@@ -7,11 +7,14 @@ import { humanizedMemoryText } from './humanized-memory.js';
 import type { RecommendedContainerResources } from './recommend-pod.js';
 import type { ResourceAmounts } from './resource-amount.js';
 
-/** CPU and memory as Kubernetes quantity strings. */
-export interface ResourceQuantities {
+/**
+ * CPU and memory as Kubernetes quantity strings. A type, not an interface, so that it is a
+ * `ResourceList` (a status's quantities) as it is.
+ */
+export type ResourceQuantities = {
   readonly cpu: string;
   readonly memory: string;
-}
+};
 
 /** One entry of `status.recommendation.containerRecommendations` of a VPA. */
 export interface ContainerRecommendation {

@@ -86,6 +86,17 @@ export class DecayingHistogram extends WeightedBuckets {
     this.mergeWeights(other);
   }
 
+  /**
+   * Makes this what a new histogram with the same options is (no weights, the reference at
+   * Go's zero time), keeping its storage: a histogram merged into and read once, over and
+   * over (the recommender's per-VPA merges), allocates nothing after its first uses.
+   */
+  clear(): void {
+    this.clearWeights();
+    this.reference = GO_ZERO_TIME_MS;
+    this.memoTimeMs = Number.NaN;
+  }
+
   clone(): DecayingHistogram {
     const copy = new DecayingHistogram(this.options, this.halfLifeMs);
     copy.copyWeightsFrom(this);

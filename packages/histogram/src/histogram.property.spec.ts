@@ -485,4 +485,51 @@ describe('DecayingHistogram properties', () => {
       { numRuns: 100 },
     );
   });
+
+  it('answers after clear() exactly as a new histogram given the same samples', () => {
+    const timed = fc.array(
+      fc.tuple(
+        value.filter((v) => v >= 0),
+        weight,
+        fc.integer({ min: 0, max: 300 }).map((hours) => hours * HOUR),
+      ),
+      { maxLength: 12 },
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...OPTIONS),
+        timed,
+        timed,
+        timed,
+        (options, before, after, merged) => {
+          const start = Date.parse('2024-01-01');
+          const feed = (histogram: DecayingHistogram) => {
+            for (const [v, w, at] of after)
+              histogram.addSample(v, w, start + at);
+            const other = new DecayingHistogram(options, HOUR);
+            for (const [v, w, at] of merged) other.addSample(v, w, start + at);
+            histogram.merge(other);
+            return histogram;
+          };
+          const reused = new DecayingHistogram(options, HOUR);
+          for (const [v, w, at] of before) reused.addSample(v, w, start + at);
+          reused.percentile(0.5); // running sums cached for the old weights
+          reused.clear();
+          const fresh = feed(new DecayingHistogram(options, HOUR));
+          feed(reused);
+          const state = (histogram: DecayingHistogram) => ({
+            weights: Array.from({ length: options.numBuckets }, (_, bucket) =>
+              histogram.bucketWeight(bucket),
+            ),
+            total: histogram.totalWeight,
+            buckets: [histogram.minBucket, histogram.maxBucket],
+            reference: histogram.referenceTimestampMs,
+            percentiles: PERCENTILES.map((p) => histogram.percentile(p)),
+            checkpoint: histogram.isEmpty() ? {} : histogram.saveCheckpoint(),
+          });
+          expect(state(reused)).toEqual(state(fresh));
+        },
+      ),
+    );
+  });
 });

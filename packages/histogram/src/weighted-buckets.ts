@@ -165,6 +165,19 @@ export abstract class WeightedBuckets {
     this.updateMinAndMax();
   }
 
+  /**
+   * Empties the weights, keeping the window's array (all zeros): buckets weighing 0 inside
+   * the window are what buckets outside it are, so every later result is the one a new
+   * histogram would give. `changes` moves on, so no cached running sums are reused.
+   */
+  protected clearWeights(): void {
+    this.changes++;
+    this.weights.fill(0);
+    this.total = 0;
+    this.min = this.options.numBuckets - 1;
+    this.max = 0;
+  }
+
   /** Makes this an exact copy of `other`'s weights. */
   protected copyWeightsFrom(other: WeightedBuckets): void {
     this.changes++;

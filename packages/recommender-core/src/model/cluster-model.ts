@@ -178,6 +178,14 @@ export class ClusterModel {
    * (a `--memory-saver` replica lists every pod, most of them not its VPAs').
    */
   private readonly untrackedSnapshots = new WeakMap<PodSnapshot, number>();
+  /**
+   * Aggregates {@link lend} hands out, cleared before each use: the first `scratchInUse`
+   * are lent at the moment. As many as the most container names merged at once.
+   */
+  private readonly scratch: AggregateContainerState[] = [];
+  private scratchInUse = 0;
+  /** The VPA {@link vpa} found last; forgotten whenever a VPA is set or removed. */
+  private lastVpa: TrackedVpa | undefined;
   /** How many times garbage collection ran. */
   private collections = 0;
   /**
@@ -480,6 +488,7 @@ export class ClusterModel {
     if (previous?.selectorText !== tracked.selectorText)
       this.selectionEpoch += 1;
     this.vpas.set(key, tracked);
+    this.lastVpa = undefined;
     return OK;
   }
 
@@ -489,13 +498,22 @@ export class ClusterModel {
     for (const key of this.vpas.keys()) {
       if (keep.has(key)) continue;
       this.vpas.delete(key);
+      this.lastVpa = undefined;
       this.strategyEpoch += 1;
       this.selectionEpoch += 1;
     }
   }
 
   vpa(key: string): TrackedVpa | undefined {
-    return this.vpas.get(key);
+    // A cycle asks for one VPA a dozen times in a row (its status, pod count, merged
+    // history, checkpoints): the last answer is kept, as at 100,000 VPAs each lookup in
+    // the whole map cost a cache miss or two (4 % of a steady cycle).
+    if (key !== this.lastVpa?.key) {
+      const tracked = this.vpas.get(key);
+      if (tracked === undefined) return undefined;
+      this.lastVpa = tracked;
+    }
+    return this.lastVpa;
   }
 
   vpaKeys(): string[] {
@@ -516,7 +534,7 @@ export class ClusterModel {
     status: unknown,
     strategyState?: string,
   ): ModelResult {
-    const vpa = this.vpas.get(vpaKey);
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) {
       return failure('unknown-vpa', `no VPA ${vpaKey} for its checkpoint`);
     }
@@ -561,7 +579,7 @@ export class ClusterModel {
    */
   declaredOfVpa(vpaKey: string): Map<string, ResourceAmounts> {
     const declared = new Map<string, ResourceAmounts>();
-    const vpa = this.vpas.get(vpaKey);
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) return declared;
     const pods = [...this.selectedBy(this.pods, vpa)];
     pods.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -574,7 +592,7 @@ export class ClusterModel {
 
   /** How many tracked pods the VPA selects (upstream's PodCount, behind NoPodsMatched). */
   matchingPodCount(vpaKey: string): number {
-    const vpa = this.vpas.get(vpaKey);
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) return 0;
     return vpa.podSelector === undefined
       ? 0
@@ -592,8 +610,74 @@ export class ClusterModel {
    * GetContainerNameToAggregateStateMap), so the per-pod minimum is split over the rest.
    */
   aggregatesForVpa(vpaKey: string): Map<string, AggregateContainerState> {
-    const vpa = this.vpas.get(vpaKey);
-    const merged = this.mergedAggregatesForVpa(vpaKey);
+    return this.recommendable(vpaKey, this.mergedAggregatesForVpa(vpaKey));
+  }
+
+  /**
+   * Every container name's merged history, without filtering (what checkpoints save). The
+   * merged aggregates are new objects; the model's own are only read. Aggregates merge in
+   * key order, so the result does not depend on insertion order.
+   */
+  mergedAggregatesForVpa(vpaKey: string): Map<string, AggregateContainerState> {
+    return this.mergeForVpa(
+      vpaKey,
+      () => new AggregateContainerState(GO_ZERO_TIME_MS, this.aggregation),
+    );
+  }
+
+  /**
+   * {@link aggregatesForVpa}'s answer handed to `use`, in aggregates the model lends for
+   * that call only (`use` must not keep them): the cycle merges every VPA's history twice
+   * (its status, its checkpoints) and reads it at once. Merging was a fifth of a steady
+   * cycle at 100,000 VPAs, and building the fresh aggregates (two histograms each) a third
+   * of that.
+   */
+  lendAggregatesForVpa<T>(
+    vpaKey: string,
+    use: (merged: ReadonlyMap<string, AggregateContainerState>) => T,
+  ): T {
+    return this.lend((take) =>
+      use(this.recommendable(vpaKey, this.mergeForVpa(vpaKey, take))),
+    );
+  }
+
+  /** {@link mergedAggregatesForVpa}'s answer, lent as {@link lendAggregatesForVpa}'s. */
+  lendMergedAggregatesForVpa<T>(
+    vpaKey: string,
+    use: (merged: Map<string, AggregateContainerState>) => T,
+  ): T {
+    return this.lend((take) => use(this.mergeForVpa(vpaKey, take)));
+  }
+
+  /**
+   * Runs `work` with a supply of cleared aggregates from {@link scratch}, each handed out
+   * once per call; a call made inside `work` takes the ones after those (nothing is lent
+   * twice at once).
+   */
+  private lend<T>(work: (take: () => AggregateContainerState) => T): T {
+    const first = this.scratchInUse;
+    const take = () => {
+      let state = this.scratch[this.scratchInUse];
+      if (state === undefined) {
+        state = new AggregateContainerState(GO_ZERO_TIME_MS, this.aggregation);
+        this.scratch.push(state);
+      } else state.clear();
+      this.scratchInUse += 1;
+      return state;
+    };
+    try {
+      return work(take);
+    } finally {
+      this.scratchInUse = first;
+    }
+  }
+
+  /** Leaves out of `merged` the containers a recommendation skips (see {@link aggregatesForVpa}). */
+  private recommendable(
+    vpaKey: string,
+    merged: Map<string, AggregateContainerState>,
+  ): Map<string, AggregateContainerState> {
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) return merged;
     for (const [containerName, state] of merged) {
       const mode = getContainerPolicy(vpa.object, containerName)?.mode;
@@ -604,19 +688,18 @@ export class ClusterModel {
     return merged;
   }
 
-  /**
-   * Every container name's merged history, without filtering (what checkpoints save). The
-   * merged aggregates are new objects; the model's own are only read. Aggregates merge in
-   * key order, so the result does not depend on insertion order.
-   */
-  mergedAggregatesForVpa(vpaKey: string): Map<string, AggregateContainerState> {
+  /** Merges the VPA's aggregates, in key order, then its checkpointed history, into `take`'s. */
+  private mergeForVpa(
+    vpaKey: string,
+    take: () => AggregateContainerState,
+  ): Map<string, AggregateContainerState> {
     const merged = new Map<string, AggregateContainerState>();
-    const vpa = this.vpas.get(vpaKey);
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) return merged;
     const into = (containerName: string, state: AggregateContainerState) => {
       let target = merged.get(containerName);
       if (target === undefined) {
-        target = new AggregateContainerState(GO_ZERO_TIME_MS, this.aggregation);
+        target = take();
         merged.set(containerName, target);
       }
       target.merge(state);
@@ -640,7 +723,7 @@ export class ClusterModel {
     readonly containerName: string;
     readonly state: AggregateContainerState;
   }[] {
-    const vpa = this.vpas.get(vpaKey);
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) return [];
     const linked = [];
     for (const [, { containerName, state }] of this.selectedBy(
@@ -661,7 +744,7 @@ export class ClusterModel {
     /** The clock its window's times are on; undefined: real time. */
     readonly clock: HistoryClock | undefined;
   }[] {
-    const vpa = this.vpas.get(vpaKey);
+    const vpa = this.vpa(vpaKey);
     if (vpa === undefined) return [];
     const live = [];
     for (const [, pod] of this.selectedBy(this.pods, vpa)) {

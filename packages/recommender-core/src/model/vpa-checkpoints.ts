@@ -9,7 +9,9 @@ import {
   encodeStrategyState,
   STRATEGY_STATE_ANNOTATION,
 } from '@tandem/strategies';
+import type { AggregateContainerState } from '@tandem/estimators';
 import type { ClusterModel } from './cluster-model.js';
+import type { TrackedVpa } from './tracked-vpa.js';
 
 /**
  * The checkpoints to store for one VPA at `nowMs`, one per container name, sorted by name:
@@ -26,9 +28,20 @@ export function checkpointsForVpa(
 ): VerticalPodAutoscalerCheckpoint[] {
   const vpa = model.vpa(vpaKey);
   if (vpa === undefined || isFetchingHistory(vpa.object)) return [];
-  const merged = model.mergedAggregatesForVpa(vpaKey);
+  // Lent aggregates: each is saved into its checkpoint before this returns.
+  return model.lendMergedAggregatesForVpa(vpaKey, (merged) =>
+    checkpointsOf(model, vpa, merged, nowMs),
+  );
+}
+
+function checkpointsOf(
+  model: ClusterModel,
+  vpa: TrackedVpa,
+  merged: ReadonlyMap<string, AggregateContainerState>,
+  nowMs: number,
+): VerticalPodAutoscalerCheckpoint[] {
   for (const { containerName, state, clock } of model.liveContainersOfVpa(
-    vpaKey,
+    vpa.key,
   )) {
     const aggregate = merged.get(containerName);
     // The window is on the container's history clock when its strategy keeps one.

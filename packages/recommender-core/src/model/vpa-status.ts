@@ -1,4 +1,5 @@
 import {
+  type AggregateContainerState,
   type ContainerRecommendation,
   DEFAULT_RECOMMENDER_CONFIG,
   type RecommendationFormat,
@@ -48,19 +49,25 @@ export function computeVpaStatus(
 ): VerticalPodAutoscalerStatus | undefined {
   const vpa = model.vpa(vpaKey);
   if (vpa === undefined) return undefined;
-  // A policy that cannot be applied must not let uncapped values through.
-  const aggregates = vpa.policyUnusable
-    ? new Map()
-    : model.aggregatesForVpa(vpaKey);
-  const recommendations = toContainerRecommendations(
-    strategyRecommendations(
-      model,
-      vpa,
-      aggregates,
-      options.recommender ?? DEFAULT_RECOMMENDER_CONFIG,
-      options.nowMs,
-    ),
-    options.format,
+  const recommend = (
+    aggregates: ReadonlyMap<string, AggregateContainerState>,
+  ) =>
+    toContainerRecommendations(
+      strategyRecommendations(
+        model,
+        vpa,
+        aggregates,
+        options.recommender ?? DEFAULT_RECOMMENDER_CONFIG,
+        options.nowMs,
+      ),
+      options.format,
+    );
+  // A policy that cannot be applied must not let uncapped values through. The merged
+  // aggregates are lent: the recommendations keep numbers and quantities, not them.
+  const recommendations = (
+    vpa.policyUnusable
+      ? recommend(new Map())
+      : model.lendAggregatesForVpa(vpaKey, recommend)
   ).map((recommendation) => controlledOnly(recommendation, vpa.object));
   const capped = capRecommendationToPolicy(
     options.integerCpuPostProcessor === true
@@ -100,17 +107,17 @@ function controlledOnly(
   const controlled = getControlledResources(
     getContainerPolicy(vpa, recommendation.containerName),
   );
-  // The default (both resources controlled) keeps every value: no copies on the hot path.
-  const everything =
-    controlled.includes('cpu') && controlled.includes('memory');
+  // The default (both resources controlled) keeps every value, and the recommendation
+  // holds nothing else: it is the answer as it is (four copies per container were 5 % of a
+  // steady cycle at 100,000 VPAs).
+  if (controlled.includes('cpu') && controlled.includes('memory'))
+    return recommendation;
   const pick = (quantities: ResourceQuantities): ResourceList =>
-    everything
-      ? { cpu: quantities.cpu, memory: quantities.memory }
-      : Object.fromEntries(
-          Object.entries(quantities).filter(([resource]) =>
-            controlled.includes(resource),
-          ),
-        );
+    Object.fromEntries(
+      Object.entries(quantities).filter(([resource]) =>
+        controlled.includes(resource),
+      ),
+    );
   return {
     containerName: recommendation.containerName,
     target: pick(recommendation.target),
