@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import type {
   ContainerResourcePolicy,
   LimitRange,
+  RecommendedContainerResources,
   ResourceList,
 } from '@tandem/vpa-api';
 import {
+  applicableRecommendation,
   controlledEntries,
   updaterRecommendation,
 } from './controlled-recommendation.js';
@@ -56,6 +58,58 @@ describe('controlledEntries', () => {
           expect(controlledEntries(p, v, recommendation)).toEqual(fresh);
         }
       }),
+    );
+  });
+
+  it('narrows as applicableRecommendation narrows a VPA holding the entries, for any entries, policies and pod-level resources', () => {
+    const names = fc.subarray(['cpu', 'memory', 'ephemeral-storage']);
+    const maybeList = fc.option(names.map(list), { nil: undefined });
+    const recommended = fc.record(
+      {
+        containerName: fc.constantFrom('app', 'side', 'gone'),
+        target: maybeList,
+        lowerBound: maybeList,
+        upperBound: maybeList,
+        uncappedTarget: maybeList,
+      },
+      { requiredKeys: ['containerName'] },
+    );
+    const policy = fc.record(
+      {
+        containerName: fc.constantFrom('app', 'side', '*'),
+        mode: fc.constantFrom('Auto', 'Off'),
+        controlledResources: names,
+      },
+      { requiredKeys: ['containerName'] },
+    );
+    const declared = fc.record(
+      { requests: names.map(list), limits: names.map(list) },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(recommended, { maxLength: 4 }),
+        fc.array(policy, { maxLength: 3 }),
+        fc.option(declared, { nil: undefined }),
+        (entries, policies, podLevel) => {
+          const p = podWith(
+            [container('app', { cpu: '50m' }), container('side')],
+            podLevel === undefined ? {} : { resources: podLevel },
+          );
+          const v = vpaWith(undefined, {
+            policies: policies as ContainerResourcePolicy[],
+          });
+          const recommendation = {
+            containerRecommendations:
+              entries as RecommendedContainerResources[],
+          };
+          const expected = applicableRecommendation(p, {
+            ...v,
+            status: { recommendation: structuredClone(recommendation) },
+          }).status?.recommendation?.containerRecommendations;
+          expect(controlledEntries(p, v, recommendation)).toEqual(expected);
+        },
+      ),
     );
   });
 

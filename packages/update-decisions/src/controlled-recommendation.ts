@@ -1,10 +1,17 @@
 import { withControlledRecommendation } from '@tandem/admission';
 import {
+  ContainerScalingMode,
+  filterRecommendedResources,
+  filterResources,
+  getContainerPolicy,
+  getControlledResources,
+  podLevelResourceNames,
   processRecommendationForPod,
   type LimitRange,
   type Pod,
   type ProcessedRecommendation,
   type RecommendedContainerResources,
+  type ResourceList,
   type VerticalPodAutoscaler,
   withoutPodLevelResources,
 } from '@tandem/vpa-api';
@@ -61,21 +68,68 @@ export function controlledEntries(
   const kept =
     recommendation === undefined ? undefined : lastEntries.get(recommendation);
   if (kept?.pod === pod && kept.vpa === vpa) return kept.entries;
-  const narrowed = applicableRecommendation(pod, {
-    ...vpa,
-    status: {
-      recommendation: {
-        containerRecommendations: [
-          ...(recommendation?.containerRecommendations ?? []),
-        ],
-      },
-    },
-  });
-  const entries =
-    narrowed.status?.recommendation?.containerRecommendations ?? [];
+  // As `applicableRecommendation` narrows the VPA's recommendation (its policy, then the
+  // pod-level resources), but entry by entry: building a VPA object to narrow was a new
+  // object per evaluation, and most entries have nothing to take out.
+  const excluded = podLevelResourceNames(pod);
+  const entries: RecommendedContainerResources[] = [];
+  for (const entry of recommendation?.containerRecommendations ?? []) {
+    const policy = getContainerPolicy(vpa, entry.containerName);
+    if (policy?.mode === ContainerScalingMode.Off) continue;
+    entries.push(
+      narrowedEntry(entry, getControlledResources(policy), excluded),
+    );
+  }
   if (recommendation !== undefined)
     lastEntries.set(recommendation, { pod, vpa, entries });
   return entries;
+}
+
+/**
+ * The entry with target and bounds holding only `controlled` resources not in `excluded`,
+ * and its uncapped target without `excluded`: what `withControlledRecommendation` and then
+ * `withoutPodLevelResources` make of it. The entry itself when that takes nothing out.
+ */
+function narrowedEntry(
+  entry: RecommendedContainerResources,
+  controlled: readonly string[],
+  excluded: readonly string[],
+): RecommendedContainerResources {
+  const keep = (name: string) =>
+    controlled.includes(name) && !excluded.includes(name);
+  const { target, lowerBound, upperBound, uncappedTarget } = entry;
+  const uncappedKept =
+    excluded.length === 0 ||
+    uncappedTarget === undefined ||
+    keepsAll(uncappedTarget, (name) => !excluded.includes(name));
+  if (
+    target !== undefined &&
+    keepsAll(target, keep) &&
+    keepsAll(lowerBound, keep) &&
+    keepsAll(upperBound, keep) &&
+    uncappedKept
+  )
+    return entry;
+  return {
+    ...filterRecommendedResources(entry, keep),
+    ...(excluded.length > 0 &&
+      uncappedTarget && {
+        uncappedTarget: filterResources(
+          uncappedTarget,
+          (name) => !excluded.includes(name),
+        ),
+      }),
+  };
+}
+
+/** Whether `keep` accepts every resource of the list (an absent list has none). */
+function keepsAll(
+  list: ResourceList | undefined,
+  keep: (name: string) => boolean,
+): boolean {
+  for (const name in list)
+    if (Object.hasOwn(list, name) && !keep(name)) return false;
+  return true;
 }
 
 /**
