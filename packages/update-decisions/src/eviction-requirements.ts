@@ -5,7 +5,7 @@ import {
   ResourceName,
   type EvictionRequirement,
   type Pod,
-  type QuantityMap,
+  type Quantity,
   type ResourceList,
   type VerticalPodAutoscaler,
   vpaContainers,
@@ -48,7 +48,7 @@ export function meetsEvictionRequirements(
 
 function isMet(
   requirement: EvictionRequirement,
-  requests: QuantityMap,
+  requests: ReadonlyMap<string, Quantity>,
   target: ResourceList,
 ): boolean {
   return requirement.resources.some((resource) => {

@@ -108,7 +108,10 @@ function larger(
 }
 
 /** RequestsOnly: a request above the container's limit is lowered to the limit (millis compared). */
-function capToLimits(values: QuantityMap, limits: QuantityMap): string[] {
+function capToLimits(
+  values: QuantityMap,
+  limits: ReadonlyMap<string, Quantity>,
+): string[] {
   const annotations: string[] = [];
   for (const [resource, limit] of sortedEntries(limits)) {
     const value = values.get(resource);

@@ -45,8 +45,9 @@ function requestsAsTargets(
     if (recommendations.some((r) => r.containerName === container.name))
       return [];
     const { requests } = currentContainerResources(pod, container.name);
+    // A copy: the values are scaled in place, and the current requests are shared.
     return requests.size > 0
-      ? [{ containerName: container.name, target: requests }]
+      ? [{ containerName: container.name, target: new Map(requests) }]
       : [];
   });
 }

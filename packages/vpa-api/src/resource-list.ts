@@ -34,6 +34,8 @@ export function formatResourceList(quantities: QuantityMap): ResourceList {
 }
 
 /** Entries sorted by resource name, so anything derived from them comes out in a stable order. */
-export function sortedEntries(quantities: QuantityMap): [string, Quantity][] {
+export function sortedEntries(
+  quantities: ReadonlyMap<string, Quantity>,
+): [string, Quantity][] {
   return [...quantities].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
