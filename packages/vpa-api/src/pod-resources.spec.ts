@@ -919,3 +919,66 @@ function expectWithinOneUnit(
   expect(limit * originalRequest).toBeLessThanOrEqual(exact);
   expect((limit + 1n) * originalRequest).toBeGreaterThan(exact);
 }
+
+describe('processing kept per pod object', () => {
+  const cpu = fc.integer({ min: 1, max: 4000 }).map(formatCpuMillicores);
+  const resources = fc.record({ cpu }, { requiredKeys: [] });
+  const pod = fc
+    .tuple(resources, resources, resources)
+    .map(([app, side, limits]) =>
+      podWith(container('app', app, limits), container('side', side)),
+    );
+  const vpa = fc
+    .tuple(
+      fc.subarray(['app', 'side', 'gone']),
+      resources,
+      fc.constantFrom('RequestsOnly', 'RequestsAndLimits'),
+      fc.option(resources, { nil: undefined }),
+    )
+    .map(([names, target, controlledValues, maxAllowed]) =>
+      vpaWith(
+        names.map((containerName) => ({ containerName, target })),
+        {
+          containerName: '*',
+          controlledValues,
+          ...(maxAllowed && { maxAllowed }),
+        } as ContainerResourcePolicy,
+      ),
+    );
+  const limitRanges = fc
+    .subarray([
+      limitRangeOf({ type: 'Pod', min: { cpu: '1' } }),
+      limitRangeOf({ type: 'Container', max: { cpu: '2' } }),
+    ])
+    .map((ranges) => [ranges]);
+
+  it('answers every question in turn as fresh objects do, for any pods, VPAs and LimitRanges', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()), {
+          minLength: 1,
+        }),
+        fc.tuple(pod, pod),
+        fc.tuple(vpa, vpa),
+        fc.tuple(limitRanges, limitRanges),
+        (asked, pods, vpas, ranges) => {
+          for (const [p, v, r] of asked) {
+            const inputs = [
+              p ? pods[0] : pods[1],
+              v ? vpas[0] : vpas[1],
+              (r ? ranges[0] : ranges[1])[0],
+            ] as const;
+            const fresh = () =>
+              structuredClone(inputs) as unknown as typeof inputs;
+            expect(processRecommendationForPod(...inputs)).toEqual(
+              processRecommendationForPod(...fresh()),
+            );
+            expect(computeContainerResources(...inputs)).toEqual(
+              computeContainerResources(...fresh()),
+            );
+          }
+        },
+      ),
+    );
+  });
+});

@@ -163,7 +163,35 @@ interface ProcessedForPod {
   annotations: ContainerAnnotations;
 }
 
+/**
+ * The last processing of each pod object, with the VPA and LimitRanges it was for: the
+ * updater processes a pod shape's recommendation for its priority, then, for a pod it
+ * resizes, again for the patch (`computeContainerResources`). The answer depends on these
+ * three objects alone, which nothing changes once made, and callers only read it.
+ */
+const lastProcessed = new WeakMap<
+  Pod,
+  {
+    vpa: VerticalPodAutoscaler;
+    limitRanges: readonly LimitRange[];
+    processed: ProcessedForPod | undefined;
+  }
+>();
+
 function processForPod(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  limitRanges: readonly LimitRange[],
+): ProcessedForPod | undefined {
+  const last = lastProcessed.get(pod);
+  if (last?.vpa === vpa && last.limitRanges === limitRanges)
+    return last.processed;
+  const processed = processForPodAfresh(pod, vpa, limitRanges);
+  lastProcessed.set(pod, { vpa, limitRanges, processed });
+  return processed;
+}
+
+function processForPodAfresh(
   pod: Pod,
   vpa: VerticalPodAutoscaler,
   limitRanges: readonly LimitRange[],
@@ -183,10 +211,9 @@ function processForPod(
     ? capToPodLimitRange(parsed, pod, podLimitRange)
     : parsed;
   const annotations: ContainerAnnotations = {};
+  const managed = vpaContainers(pod);
   const recommendations = podAdjusted.filter((candidate) =>
-    vpaContainers(pod).some(
-      ({ container }) => container.name === candidate.containerName,
-    ),
+    managed.some(({ container }) => container.name === candidate.containerName),
   );
   for (const candidate of recommendations) {
     const policy = getContainerPolicy(vpa, candidate.containerName);
