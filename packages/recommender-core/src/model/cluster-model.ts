@@ -704,9 +704,9 @@ export class ClusterModel {
       }
       target.merge(state);
     };
-    const selected = [...this.selectedBy(this.aggregates, vpa)];
-    selected.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (const [, aggregate] of selected) {
+    for (const [, aggregate] of inKeyOrder(
+      this.selectedBy(this.aggregates, vpa),
+    )) {
       into(aggregate.containerName, aggregate.state);
     }
     for (const [containerName, state] of vpa.initialState) {
@@ -964,6 +964,26 @@ function where(
   containerName: string,
 ): string {
   return `container ${containerName} of pod ${objectKey(namespace, podName)}`;
+}
+
+/**
+ * `entries` in key order: one label set's entries already in that order (a single-container
+ * workload's, or one whose containers were first seen in name order) as they are, any
+ * others copied and sorted. Copying and sorting every VPA's selection twice a cycle was a
+ * quarter of a steady cycle's allocation at 10,000 VPAs.
+ */
+function inKeyOrder<V>(entries: Iterable<[string, V]>): Iterable<[string, V]> {
+  if (entries instanceof Map && ascending(entries.keys())) return entries;
+  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function ascending(keys: Iterable<string>): boolean {
+  let previous: string | undefined;
+  for (const key of keys) {
+    if (previous !== undefined && key < previous) return false;
+    previous = key;
+  }
+  return true;
 }
 
 function aggregateKey(

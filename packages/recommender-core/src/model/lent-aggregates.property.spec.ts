@@ -38,7 +38,10 @@ const podPlan: fc.Arbitrary<PodPlan> = fc.record({
 });
 
 /** VPAs `web`, `api` and `db` (proxy Off in `web`), pods fed as planned. */
-function modelOf(plans: readonly PodPlan[]): ClusterModel {
+function modelOf(
+  plans: readonly PodPlan[],
+  containerOrder: (names: string[]) => string[] = (names) => names,
+): ClusterModel {
   const model = new ClusterModel();
   for (const app of APPS)
     model.upsertVpa(
@@ -51,9 +54,11 @@ function modelOf(plans: readonly PodPlan[]): ClusterModel {
   plans.forEach((plan, index) => {
     const pod = `${plan.app}-${index}`;
     model.upsertPod(
-      podSnapshot(pod, { app: plan.app, pod: String(index % 2) }, [
-        ...plan.containers,
-      ]),
+      podSnapshot(
+        pod,
+        { app: plan.app, pod: String(index % 2) },
+        containerOrder([...plan.containers]),
+      ),
       T0,
     );
     plan.usage.forEach(([cpu, memoryMib], minute) => {
@@ -88,7 +93,7 @@ function reading(merged: ReadonlyMap<string, AggregateContainerState>) {
 }
 
 describe('lent merged aggregates', () => {
-  it('read exactly as freshly merged ones, VPA after VPA and nested', () => {
+  it('read exactly as freshly merged ones, VPA after VPA, nested, whatever the containers’ order', () => {
     fc.assert(
       fc.property(
         fc.array(podPlan, { maxLength: 6 }),
@@ -97,9 +102,12 @@ describe('lent merged aggregates', () => {
           maxLength: 8,
         }),
         (plans, asked) => {
-          // Two models fed alike: merging may rescale the model's own histograms in place.
+          // Models fed alike (merging may rescale the model's own histograms in place), the
+          // third with each pod's containers listed the other way round: its aggregates
+          // come in another order and must merge in the same (key) order.
           const lending = modelOf(plans);
           const fresh = modelOf(plans);
+          const reversed = modelOf(plans, (names) => names.reverse());
           for (const [index, app] of asked.entries()) {
             const key = `${NS}/${app}`;
             const other = `${NS}/${asked[index + 1] ?? 'web'}`;
@@ -112,9 +120,20 @@ describe('lent merged aggregates', () => {
             const expected = reading(fresh.mergedAggregatesForVpa(key));
             expect(lent.outer).toEqual(expected);
             expect(lent.after).toEqual(expected);
-            expect(lent.inner).toEqual(reading(fresh.aggregatesForVpa(other)));
+            expect(reading(reversed.mergedAggregatesForVpa(key))).toEqual(
+              expected,
+            );
+            const expectedInner = reading(fresh.aggregatesForVpa(other));
+            expect(lent.inner).toEqual(expectedInner);
+            expect(reading(reversed.aggregatesForVpa(other))).toEqual(
+              expectedInner,
+            );
+            const checkpoints = checkpointsForVpa(fresh, key, T0 + 40 * DAY);
             expect(checkpointsForVpa(lending, key, T0 + 40 * DAY)).toEqual(
-              checkpointsForVpa(fresh, key, T0 + 40 * DAY),
+              checkpoints,
+            );
+            expect(checkpointsForVpa(reversed, key, T0 + 40 * DAY)).toEqual(
+              checkpoints,
             );
           }
         },
