@@ -970,7 +970,7 @@ function where(
  * `entries` in key order: one label set's entries already in that order (a single-container
  * workload's, or one whose containers were first seen in name order) as they are, any
  * others copied and sorted. Copying and sorting every VPA's selection twice a cycle was a
- * quarter of a steady cycle's allocation at 10,000 VPAs.
+ * tenth of a steady cycle's allocation at 10,000 VPAs.
  */
 function inKeyOrder<V>(entries: Iterable<[string, V]>): Iterable<[string, V]> {
   if (entries instanceof Map && ascending(entries.keys())) return entries;
