@@ -184,8 +184,6 @@ export class ClusterModel {
    */
   private readonly scratch: AggregateContainerState[] = [];
   private scratchInUse = 0;
-  /** The VPA {@link vpa} found last; forgotten whenever a VPA is set or removed. */
-  private lastVpa: TrackedVpa | undefined;
   /** How many times garbage collection ran. */
   private collections = 0;
   /**
@@ -488,7 +486,6 @@ export class ClusterModel {
     if (previous?.selectorText !== tracked.selectorText)
       this.selectionEpoch += 1;
     this.vpas.set(key, tracked);
-    this.lastVpa = undefined;
     return OK;
   }
 
@@ -498,22 +495,13 @@ export class ClusterModel {
     for (const key of this.vpas.keys()) {
       if (keep.has(key)) continue;
       this.vpas.delete(key);
-      this.lastVpa = undefined;
       this.strategyEpoch += 1;
       this.selectionEpoch += 1;
     }
   }
 
   vpa(key: string): TrackedVpa | undefined {
-    // A cycle asks for one VPA a dozen times in a row (its status, pod count, merged
-    // history, checkpoints): the last answer is kept, as at 100,000 VPAs each lookup in
-    // the whole map cost a cache miss or two (4 % of a steady cycle).
-    if (key !== this.lastVpa?.key) {
-      const tracked = this.vpas.get(key);
-      if (tracked === undefined) return undefined;
-      this.lastVpa = tracked;
-    }
-    return this.lastVpa;
+    return this.vpas.get(key);
   }
 
   vpaKeys(): string[] {
@@ -534,7 +522,7 @@ export class ClusterModel {
     status: unknown,
     strategyState?: string,
   ): ModelResult {
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) {
       return failure('unknown-vpa', `no VPA ${vpaKey} for its checkpoint`);
     }
@@ -579,7 +567,7 @@ export class ClusterModel {
    */
   declaredOfVpa(vpaKey: string): Map<string, ResourceAmounts> {
     const declared = new Map<string, ResourceAmounts>();
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return declared;
     const pods = [...this.selectedBy(this.pods, vpa)];
     pods.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -592,7 +580,7 @@ export class ClusterModel {
 
   /** How many tracked pods the VPA selects (upstream's PodCount, behind NoPodsMatched). */
   matchingPodCount(vpaKey: string): number {
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return 0;
     return vpa.podSelector === undefined
       ? 0
@@ -677,7 +665,7 @@ export class ClusterModel {
     vpaKey: string,
     merged: Map<string, AggregateContainerState>,
   ): Map<string, AggregateContainerState> {
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return merged;
     for (const [containerName, state] of merged) {
       const mode = getContainerPolicy(vpa.object, containerName)?.mode;
@@ -694,7 +682,7 @@ export class ClusterModel {
     take: () => AggregateContainerState,
   ): Map<string, AggregateContainerState> {
     const merged = new Map<string, AggregateContainerState>();
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return merged;
     const into = (containerName: string, state: AggregateContainerState) => {
       let target = merged.get(containerName);
@@ -723,7 +711,7 @@ export class ClusterModel {
     readonly containerName: string;
     readonly state: AggregateContainerState;
   }[] {
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return [];
     const linked = [];
     for (const [, { containerName, state }] of this.selectedBy(
@@ -744,7 +732,7 @@ export class ClusterModel {
     /** The clock its window's times are on; undefined: real time. */
     readonly clock: HistoryClock | undefined;
   }[] {
-    const vpa = this.vpa(vpaKey);
+    const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return [];
     const live = [];
     for (const [, pod] of this.selectedBy(this.pods, vpa)) {
