@@ -158,9 +158,31 @@ describe('podsByControllingVpa', () => {
     expect(namesOf(result)).toEqual({ web: ['web-1'] });
   });
 
+  it('matches again a pod of the same owner whose labels differ, an inherited name included', () => {
+    const result = podsByControllingVpa(
+      [
+        candidate(
+          'strict',
+          { matchLabels: { app: 'web', toString: 'yes' } },
+          { target: 'web' },
+        ),
+      ],
+      grouped([
+        pod('web-1', { app: 'web' }),
+        pod('web-2', { app: 'web', toString: 'yes' }),
+        pod('web-3', { app: 'web', toString: 'yes' }),
+      ]),
+    );
+    expect(namesOf(result)).toEqual({ strict: ['web-2', 'web-3'] });
+  });
+
   it('agrees with the admission webhook’s choice for every pod', () => {
     const labelValue = fc.constantFrom('a', 'b', 'c');
-    const labels = fc.dictionary(fc.constantFrom('app', 'tier'), labelValue);
+    // `toString`: a valid label key that every object inherits.
+    const labels = fc.dictionary(
+      fc.constantFrom('app', 'tier', 'toString'),
+      labelValue,
+    );
     const selector = fc.oneof(
       fc.record({ matchLabels: labels }),
       fc.record({

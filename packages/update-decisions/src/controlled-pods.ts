@@ -47,7 +47,7 @@ export interface PodGroup<C extends ControllerKey = ControllerKey> {
  * only tried against the selectors that share one of its labels: with thousands of VPAs
  * in a namespace, a cycle stays linear in pods. The pods of one group (a ReplicaSet's
  * replicas) nearly always carry the same labels: a pod whose namespace and labels are
- * those of the group's pod before it gets that pod's answer without matching again.
+ * those of the group's last pod matched gets that pod's answer without matching again.
  */
 export function podsByControllingVpa<C extends ControllerKey>(
   candidates: readonly VpaCandidate[],
@@ -116,9 +116,10 @@ function sameNamespaceAndLabels(a: UpdaterPod, b: UpdaterPod): boolean {
   const left = a.metadata?.labels ?? {};
   const right = b.metadata?.labels ?? {};
   if (left === right) return true;
+  // Own keys only: `in` would see `toString` on every object, and it is a valid label.
   for (const key in left)
-    if (left[key] !== right[key] || !(key in right)) return false;
-  for (const key in right) if (!(key in left)) return false;
+    if (!Object.hasOwn(right, key) || left[key] !== right[key]) return false;
+  for (const key in right) if (!Object.hasOwn(left, key)) return false;
   return true;
 }
 
