@@ -121,12 +121,13 @@ describe('currentContainerResources', () => {
     expect(resized).not.toBe(first);
     expect(resized.requests.get('cpu')?.toString()).toBe('2');
     expect(first.requests.get('cpu')?.toString()).toBe('1');
+    const none = { requests: new Map(), limits: new Map() };
     expect(
       currentContainerResources(pod([{ name: 'app' }], []), 'app'),
-    ).toEqual({
-      requests: new Map(),
-      limits: new Map(),
-    });
+    ).toEqual(none);
+    // null where a malformed object has no resources reads as none, as before.
+    const nulls = { name: 'app', resources: null } as unknown as Container;
+    expect(currentContainerResources(pod([nulls], []), 'app')).toEqual(none);
   });
 });
 

@@ -123,7 +123,8 @@ export function currentContainerResources(
     reported ??
     (pod.spec.containers.find(named) ?? pod.spec.initContainers?.find(named))
       ?.resources;
-  if (resources === undefined) return NO_RESOURCES;
+  // A malformed object may hold null or a text there: nothing to read, and no WeakMap key.
+  if (typeof resources !== 'object' || resources === null) return NO_RESOURCES;
   let parsed = parsedResources.get(resources);
   if (parsed === undefined) {
     parsed = {
