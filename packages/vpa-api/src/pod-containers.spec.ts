@@ -110,7 +110,7 @@ describe('currentContainerResources', () => {
     ).toBe('200m');
   });
 
-  it('parses a resources object once, and a new object (a new pod version) afresh', () => {
+  it('parses a resources object once while it is among the last few, and a new object (a new pod version) afresh', () => {
     const first = currentContainerResources(pod([app], []), 'app');
     // A copy of the pod shares the container object, and so its parse.
     expect(currentContainerResources(pod([app], []), 'app')).toBe(first);
@@ -125,6 +125,15 @@ describe('currentContainerResources', () => {
     expect(
       currentContainerResources(pod([{ name: 'app' }], []), 'app'),
     ).toEqual(none);
+    // Only the last few are kept: after others, the first is parsed again, alike.
+    for (const cpu of ['1', '2', '3', '4', '5'])
+      currentContainerResources(
+        pod([{ ...app, resources: { requests: { cpu } } }], []),
+        'app',
+      );
+    const again = currentContainerResources(pod([app], []), 'app');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
     // null where a malformed object has no resources reads as none, as before.
     const nulls = { name: 'app', resources: null } as unknown as Container;
     expect(currentContainerResources(pod([nulls], []), 'app')).toEqual(none);
