@@ -35,7 +35,7 @@ export {
   targetsPodController,
   type PodToMatch,
 } from './vpa-choice.js';
-export { controllingOwner } from './pod-controller.js';
+export { controllingOwner, controllingReference } from './pod-controller.js';
 export { withControlledRecommendation } from './controlled-recommendation.js';
 export { encodePatch, jsonPointer, type AddOperation } from './json-patch.js';
 export {

@@ -18,18 +18,30 @@ import type { Labels } from '@tandem/vpa-api';
 export function controllingOwner(
   ownerReferences: unknown,
 ): ControllerReference | undefined {
-  if (!Array.isArray(ownerReferences)) return undefined;
-  const controllers = ownerReferences.filter(
-    (reference: unknown) =>
-      isRecord(reference) && reference['controller'] === true,
-  ) as Record<string, unknown>[];
-  const owner = controllers.at(-1);
+  const owner = controllingReference(ownerReferences);
   if (owner === undefined) return undefined;
   const { apiVersion, kind, name } = owner;
   if (typeof kind !== 'string' || typeof name !== 'string') return undefined;
   return typeof apiVersion === 'string'
     ? { apiVersion, kind, name }
     : { kind, name };
+}
+
+/**
+ * The last owner reference marked `controller: true`, as it stands (fields unchecked):
+ * what `controllingOwner` reads, for a caller that looks at other fields too (the
+ * updater groups pods by the reference's `uid`). Walks back without copying the list.
+ */
+export function controllingReference(
+  ownerReferences: unknown,
+): Record<string, unknown> | undefined {
+  if (!Array.isArray(ownerReferences)) return undefined;
+  for (let index = ownerReferences.length - 1; index >= 0; index -= 1) {
+    const reference: unknown = ownerReferences[index];
+    if (isRecord(reference) && reference['controller'] === true)
+      return reference;
+  }
+  return undefined;
 }
 
 /**

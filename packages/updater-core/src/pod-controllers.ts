@@ -1,4 +1,8 @@
-import { controllingOwner, type ControllerReference } from '@tandem/admission';
+import {
+  controllingOwner,
+  controllingReference,
+  type ControllerReference,
+} from '@tandem/admission';
 import type { PodGroup, UpdaterPod } from '@tandem/update-decisions';
 
 /**
@@ -34,7 +38,7 @@ export async function podControllers(
   for (const pod of pods) {
     const namespace = pod.metadata?.namespace ?? '';
     if (!namespaces.has(namespace)) continue;
-    const reference = controllingReference(pod);
+    const reference = controllingReference(pod.metadata?.ownerReferences);
     if (reference === undefined) continue;
     let inNamespace = byNamespace.get(namespace);
     if (inNamespace === undefined) {
@@ -102,25 +106,6 @@ function ownerGroup(
   }
   if (typeof uid === 'string' && uid !== '') inNamespace.byUid.set(uid, group);
   return group;
-}
-
-/** The pod's last owner reference marked `controller`, as `controllingOwner` picks it. */
-function controllingReference(
-  pod: UpdaterPod,
-): Record<string, unknown> | undefined {
-  const references: unknown = pod.metadata?.ownerReferences;
-  if (!Array.isArray(references)) return undefined;
-  for (let index = references.length - 1; index >= 0; index -= 1) {
-    const reference: unknown = references[index];
-    if (
-      typeof reference === 'object' &&
-      reference !== null &&
-      !Array.isArray(reference) &&
-      (reference as Record<string, unknown>)['controller'] === true
-    )
-      return reference as Record<string, unknown>;
-  }
-  return undefined;
 }
 
 /** Whether the reference names `owner`: the same kind, name and API version (or none). */
