@@ -11,7 +11,7 @@ import {
 import { capToPodLimitRange } from './pod-limit-range.js';
 import {
   formatRecommendation,
-  parseRecommendation,
+  parseKeptRecommendation,
   type ParsedRecommendation,
 } from './recommendation-values.js';
 import {
@@ -200,7 +200,7 @@ function processForPodAfresh(
   if (recommendation === undefined && vpa.spec.resourcePolicy === undefined)
     return undefined;
   const parsed = (recommendation?.containerRecommendations ?? []).map(
-    parseRecommendation,
+    parseKeptRecommendation,
   );
   const podLimitRange = mergeLimitRangeItems(limitRanges, LimitType.Pod);
   const containerLimitRange = mergeLimitRangeItems(

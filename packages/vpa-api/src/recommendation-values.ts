@@ -18,6 +18,40 @@ export interface ParsedRecommendation {
   uncappedTarget?: ResourceList;
 }
 
+/**
+ * `parseRecommendation` with the parse kept per entry object, handing out new maps each
+ * time, as capping changes them in place (the quantities are immutable and shared). The
+ * updater processes a VPA's recommendation for each pod shape of the VPA (two per workload
+ * in a rollout) and the webhook for each pod it admits; the entry, as the caches hand out
+ * a VPA's recommendation or its narrowed form (`withControlledRecommendation`), never
+ * changes once made, so the parse depends on the object alone. Throws `QuantityError`
+ * for a malformed quantity, every time (nothing is kept then).
+ */
+export function parseKeptRecommendation(
+  recommendation: RecommendedContainerResources,
+): ParsedRecommendation {
+  let parsed = parsedEntries.get(recommendation);
+  if (parsed === undefined) {
+    parsed = parseRecommendation(recommendation);
+    parsedEntries.set(recommendation, parsed);
+  }
+  const { containerName, target, lowerBound, upperBound, uncappedTarget } =
+    parsed;
+  return {
+    containerName,
+    target: new Map(target),
+    ...(lowerBound && { lowerBound: new Map(lowerBound) }),
+    ...(upperBound && { upperBound: new Map(upperBound) }),
+    ...(uncappedTarget && { uncappedTarget }),
+  };
+}
+
+/** The parse of each entry object, never handed out itself (callers get copies). */
+const parsedEntries = new WeakMap<
+  RecommendedContainerResources,
+  ParsedRecommendation
+>();
+
 export function parseRecommendation(
   recommendation: RecommendedContainerResources,
 ): ParsedRecommendation {

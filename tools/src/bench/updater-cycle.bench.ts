@@ -181,12 +181,17 @@ export async function updaterCycleFigures(): Promise<Figure[]> {
   ];
 }
 
-/** The VPA as the watch hands it out after the recommender wrote the same values anew. */
+/**
+ * The VPA as the watch hands it out after the recommender wrote the same values anew: a
+ * new object throughout, status included (decoded from the event's JSON), so nothing kept
+ * per recommendation object from the last cycle is found again.
+ */
 function renewedRecommendation(
   vpa: VerticalPodAutoscaler,
 ): VerticalPodAutoscaler {
   return {
     ...vpa,
+    ...(vpa.status && { status: structuredClone(vpa.status) }),
     metadata: {
       ...vpa.metadata,
       resourceVersion: String(Number(vpa.metadata?.resourceVersion) + VPAS),
