@@ -23,6 +23,7 @@ import {
   ControlledValues,
   LimitType,
   ResourceName,
+  type ContainerResourcePolicy,
   type LimitRange,
   type Pod,
   type RecommendedContainerResources,
@@ -199,14 +200,15 @@ function processForPodAfresh(
   const recommendation = vpa.status?.recommendation;
   if (recommendation === undefined && vpa.spec.resourcePolicy === undefined)
     return undefined;
-  const parsed = (recommendation?.containerRecommendations ?? []).map(
-    parseKeptRecommendation,
-  );
+  const entries = recommendation?.containerRecommendations ?? [];
   const podLimitRange = mergeLimitRangeItems(limitRanges, LimitType.Pod);
   const containerLimitRange = mergeLimitRangeItems(
     limitRanges,
     LimitType.Container,
   );
+  if (podLimitRange === undefined && containerLimitRange === undefined)
+    return processedByPolicy(pod, vpa, entries);
+  const parsed = entries.map(parseKeptRecommendation);
   const podAdjusted = podLimitRange
     ? capToPodLimitRange(parsed, pod, podLimitRange)
     : parsed;
@@ -227,6 +229,96 @@ function processForPodAfresh(
   }
   return { recommendations, annotations };
 }
+
+/**
+ * `processForPodAfresh` without LimitRanges. A container's capping then reads the pod only
+ * with RequestsOnly (its current limits); otherwise the capped entry depends on the entry
+ * and the container's policy alone, and is worked out once per entry object and VPA
+ * (`keptCapping`): the updater processes each VPA's recommendation for every pod shape of
+ * the VPA, the webhook for every pod it admits.
+ */
+function processedByPolicy(
+  pod: Pod,
+  vpa: VerticalPodAutoscaler,
+  entries: readonly RecommendedContainerResources[],
+): ProcessedForPod {
+  const managed = vpaContainers(pod);
+  const recommendations: ParsedRecommendation[] = [];
+  const annotations: ContainerAnnotations = {};
+  for (const entry of entries) {
+    const name = entry.containerName;
+    if (!managed.some(({ container }) => container.name === name)) continue;
+    const policy = getContainerPolicy(vpa, name);
+    const controlledValues = getControlledValues(policy);
+    const capped =
+      controlledValues === ControlledValues.RequestsOnly
+        ? cappedEntry(
+            entry,
+            policy,
+            controlledValues,
+            currentContainerResources(pod, name),
+          )
+        : keptCapping(entry, vpa, policy, controlledValues);
+    recommendations.push(capped.recommendation);
+    if (capped.notes.length > 0) annotations[name] = capped.notes;
+  }
+  return { recommendations, annotations };
+}
+
+interface CappedEntry {
+  recommendation: ParsedRecommendation;
+  notes: string[];
+}
+
+function cappedEntry(
+  entry: RecommendedContainerResources,
+  policy: ContainerResourcePolicy | undefined,
+  controlledValues: ControlledValues,
+  current: CurrentResources,
+): CappedEntry {
+  const recommendation = parseKeptRecommendation(entry);
+  const notes = capContainerRecommendation(recommendation, {
+    current,
+    policy,
+    controlledValues,
+    containerLimitRange: undefined,
+  });
+  return { recommendation, notes };
+}
+
+/** No requests or limits: what the capping of a pod-independent entry is given, unread. */
+const NO_CURRENT_RESOURCES: CurrentResources = {
+  requests: new Map(),
+  limits: new Map(),
+};
+
+/**
+ * The capping of an entry that reads nothing of the pod, kept per entry object with the
+ * VPA it was for (whose policy decided it). Shared by every pod processed against them;
+ * callers only read a processing.
+ */
+function keptCapping(
+  entry: RecommendedContainerResources,
+  vpa: VerticalPodAutoscaler,
+  policy: ContainerResourcePolicy | undefined,
+  controlledValues: ControlledValues,
+): CappedEntry {
+  const kept = cappedEntries.get(entry);
+  if (kept?.vpa === vpa) return kept.capped;
+  const capped = cappedEntry(
+    entry,
+    policy,
+    controlledValues,
+    NO_CURRENT_RESOURCES,
+  );
+  cappedEntries.set(entry, { vpa, capped });
+  return capped;
+}
+
+const cappedEntries = new WeakMap<
+  RecommendedContainerResources,
+  { vpa: VerticalPodAutoscaler; capped: CappedEntry }
+>();
 
 function withoutEmptyName(values: QuantityMap): QuantityMap {
   return new Map([...values].filter(([name]) => name !== ''));

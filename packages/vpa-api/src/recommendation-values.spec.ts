@@ -7,6 +7,7 @@ import {
   type ParsedRecommendation,
 } from './recommendation-values.js';
 import type {
+  ControlledValues,
   LimitRange,
   Pod,
   RecommendedContainerResources,
@@ -71,7 +72,7 @@ describe('parseKeptRecommendation', () => {
   });
 });
 
-describe('processRecommendationForPod with parses kept per entry', () => {
+describe('processRecommendationForPod with parses and cappings kept per entry', () => {
   const pod = fc
     .record({
       app: fc.record({ requests: list, limits: list }, { requiredKeys: [] }),
@@ -116,45 +117,91 @@ describe('processRecommendationForPod with parses kept per entry', () => {
         },
       },
     ]);
-  const vpa = fc
-    .tuple(entry('app'), entry('sidecar'), fc.option(list, { nil: undefined }))
-    .map(
-      ([app, sidecar, maxAllowed]): VerticalPodAutoscaler => ({
+  const policy = fc.option(
+    fc.record(
+      {
+        minAllowed: list,
+        maxAllowed: list,
+        controlledValues: fc.constantFrom<ControlledValues>(
+          'RequestsAndLimits',
+          'RequestsOnly',
+        ),
+      },
+      { requiredKeys: [] },
+    ),
+    { nil: undefined },
+  );
+  /** Two VPAs with one recommendation object and policies of their own. */
+  const vpas = fc
+    .tuple(entry('app'), entry('sidecar'), policy, policy)
+    .map(([app, sidecar, ...policies]): VerticalPodAutoscaler[] => {
+      const status = {
+        recommendation: {
+          containerRecommendations: [
+            app,
+            sidecar,
+          ] as RecommendedContainerResources[],
+        },
+      };
+      return policies.map((policy) => ({
         metadata: { name: 'vpa', namespace: 'default' },
         spec: {
           targetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
-          ...(maxAllowed && {
+          ...(policy && {
             resourcePolicy: {
-              containerPolicies: [{ containerName: '*', maxAllowed }],
+              containerPolicies: [{ containerName: '*', ...policy }],
             },
           }),
         },
-        status: {
-          recommendation: {
-            containerRecommendations: [
-              app,
-              sidecar,
-            ] as RecommendedContainerResources[],
-          },
-        },
-      }),
-    );
+        status,
+      }));
+    });
 
-  it('answers for any pods in turn as for fresh objects (Pod LimitRange scaling included)', () => {
+  /**
+   * A LimitRange that bounds nothing (an empty max) but takes processing down its general
+   * path, which caps each pod's entries afresh.
+   */
+  const neutral: LimitRange[] = [
+    {
+      metadata: { name: 'neutral', namespace: 'default' },
+      spec: { limits: [{ type: 'Container', max: {} }] },
+    },
+  ];
+
+  it('answers without LimitRanges as processing each pod afresh, RequestsOnly included', () => {
     fc.assert(
       fc.property(
-        vpa,
-        limitRanges,
+        vpas,
         fc.array(pod, { minLength: 1, maxLength: 4 }),
-        (vpa, limitRanges, pods) => {
+        (vpas, pods) => {
           for (const pod of pods)
-            expect(processRecommendationForPod(pod, vpa, limitRanges)).toEqual(
-              processRecommendationForPod(
-                structuredClone(pod),
-                structuredClone(vpa),
-                structuredClone(limitRanges),
-              ),
-            );
+            for (const vpa of vpas)
+              expect(processRecommendationForPod(pod, vpa, [])).toEqual(
+                processRecommendationForPod(pod, vpa, neutral),
+              );
+        },
+      ),
+    );
+  });
+
+  it('answers for any pods and VPAs in turn as for fresh objects (Pod LimitRange scaling included)', () => {
+    fc.assert(
+      fc.property(
+        vpas,
+        fc.oneof(fc.constant([]), limitRanges),
+        fc.array(pod, { minLength: 1, maxLength: 4 }),
+        (vpas, limitRanges, pods) => {
+          for (const pod of pods)
+            for (const vpa of vpas)
+              expect(
+                processRecommendationForPod(pod, vpa, limitRanges),
+              ).toEqual(
+                processRecommendationForPod(
+                  structuredClone(pod),
+                  structuredClone(vpa),
+                  structuredClone(limitRanges),
+                ),
+              );
         },
       ),
     );
