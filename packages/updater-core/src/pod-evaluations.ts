@@ -100,7 +100,14 @@ export class PodEvaluations {
       versions.previous?.get(shape) ??
       evaluatePod(pod, vpa, limitRanges);
     versions.current.set(shape, evaluation);
-    this.byPod.set(pod, { versions: versions.key, shape, evaluation });
+    if (last === undefined)
+      this.byPod.set(pod, { versions: versions.key, shape, evaluation });
+    else {
+      // The pod's own record, renewed in place rather than a new record and WeakMap
+      // entry for every pod of the cluster after every new recommendation.
+      last.versions = versions.key;
+      last.evaluation = evaluation;
+    }
     return evaluation;
   }
 
