@@ -22,6 +22,14 @@ const RECOMMENDER: AppBinary = {
   external: Boolean(process.env[RECOMMENDER_BIN_OVERRIDE_ENV]),
 };
 
+/**
+ * A test's `--recommender-interval`: a cycle every 2 s. metrics-server has a new sample
+ * every 10 s and a CPU sample no newer than the last is dropped (upstream's
+ * pkg/recommender/model/container.go, addCPUSample), so a shorter interval than the
+ * default 1 min changes no recommendation, only the waits for a cycle.
+ */
+export const TEST_INTERVAL_SECONDS = 2;
+
 export interface StartRecommenderOptions {
   kubeconfig: string;
   /** `--recommender-interval`, in whole seconds. */

@@ -13,6 +13,7 @@ import { scalableCrd } from '../harness/scalable-crd.ts';
 import {
   startRecommender,
   type RecommenderProcess,
+  TEST_INTERVAL_SECONDS,
 } from '../harness/recommender-process.ts';
 import { stopAllApps } from '../harness/app-process.ts';
 import { waitFor } from '../harness/wait.ts';
@@ -38,7 +39,6 @@ const { kube, namespace: currentNamespace } = useTestNamespace('targets');
 let namespace: string;
 let recommender: RecommenderProcess;
 const vpas = vpaObjects(kube, () => namespace);
-const INTERVAL_SECONDS = 5;
 const logTail = () => `recommender output tail:\n${recommender.tail(15)}`;
 
 async function waitForCycles(count: number): Promise<void> {
@@ -46,7 +46,7 @@ async function waitForCycles(count: number): Promise<void> {
   await waitFor(
     `${count} more recommender cycles`,
     async () => (recommender.cycleCount() >= target ? true : undefined),
-    { timeoutMs: (count + 2) * INTERVAL_SECONDS * 1000 + 30_000 },
+    { timeoutMs: (count + 2) * TEST_INTERVAL_SECONDS * 1000 + 30_000 },
     async () => `${recommender.cycleCount()} cycles; ${logTail()}`,
   );
 }
@@ -58,7 +58,7 @@ describeLocal('the recommender resolves targets of any scalable kind', () => {
     await applyCustomResourceDefinition(kube, SCALABLES);
     recommender = await startRecommender({
       kubeconfig: clusterKubeconfig(),
-      intervalSeconds: INTERVAL_SECONDS,
+      intervalSeconds: TEST_INTERVAL_SECONDS,
     });
   });
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   startRecommender,
   type RecommenderProcess,
+  TEST_INTERVAL_SECONDS,
 } from '../harness/recommender-process.ts';
 import { stopAllApps } from '../harness/app-process.ts';
 import { simulateOomKills } from '../harness/simulation.ts';
@@ -22,8 +23,6 @@ import { runDeployment } from '../harness/workloads.ts';
 
 // The recommender runs as a host process and OOMs are simulated by the local kwok stages.
 const describeLocal = isLocalCluster() ? describe : describe.skip;
-
-const INTERVAL_SECONDS = 5;
 
 /** What a cycle with no history at all gives as upper bound (1e14: confidence 0). */
 const NO_HISTORY_UPPER = { cpu: '100G', memory: '97656250000Ki' };
@@ -62,7 +61,7 @@ async function waitForCycles(count: number): Promise<void> {
   await waitFor(
     `${count} more recommender cycles (to ${target} "cycle done" lines)`,
     async () => (recommender.cycleCount() >= target ? true : undefined),
-    { timeoutMs: (count + 2) * INTERVAL_SECONDS * 1000 + 30_000 },
+    { timeoutMs: (count + 2) * TEST_INTERVAL_SECONDS * 1000 + 30_000 },
     async () =>
       `${recommender.cycleCount()} cycles; output tail:\n${recommender.tail(15)}`,
   );
@@ -74,7 +73,7 @@ describeLocal('the recommender process against the local cluster', () => {
     await installTandemCrds(kube);
     recommender = await startRecommender({
       kubeconfig: clusterKubeconfig(),
-      intervalSeconds: INTERVAL_SECONDS,
+      intervalSeconds: TEST_INTERVAL_SECONDS,
     });
   });
   afterAll(async () => {
@@ -205,7 +204,7 @@ describeLocal('the recommender process against the local cluster', () => {
 
     recommender = await startRecommender({
       kubeconfig: clusterKubeconfig(),
-      intervalSeconds: INTERVAL_SECONDS,
+      intervalSeconds: TEST_INTERVAL_SECONDS,
     });
     const { recommendation } = await waitForRecommendation(
       'steady',
@@ -261,7 +260,7 @@ describeLocal('the recommender process against the local cluster', () => {
   it('lets a recommender started with that name serve it, with its own tuning flags', async () => {
     const named = await startRecommender({
       kubeconfig: clusterKubeconfig(),
-      intervalSeconds: INTERVAL_SECONDS,
+      intervalSeconds: TEST_INTERVAL_SECONDS,
       // Go-style flags, as upstream manifests write them.
       extraArgs: [
         '-recommender-name=someone-else',
@@ -430,7 +429,7 @@ describeLocal('the recommender process against the local cluster', () => {
     expect(await recommender.stop()).toBe(0);
     recommender = await startRecommender({
       kubeconfig: clusterKubeconfig(),
-      intervalSeconds: INTERVAL_SECONDS,
+      intervalSeconds: TEST_INTERVAL_SECONDS,
     });
 
     const skipped = await waitFor(
@@ -488,7 +487,7 @@ describeLocal('the recommender process against the local cluster', () => {
     expect(await recommender.stop()).toBe(0);
     recommender = await startRecommender({
       kubeconfig: clusterKubeconfig(),
-      intervalSeconds: INTERVAL_SECONDS,
+      intervalSeconds: TEST_INTERVAL_SECONDS,
       extraArgs: [
         '--checkpoints-gc-interval=1s',
         '--container-recommendation-max-allowed-cpu=300m',
