@@ -130,6 +130,13 @@ describe('AggregateContainerState', () => {
         'lastSampleStart',
         'totalSamplesCount',
       ]);
+      // Saved as class instances (no allocation site for V8 to pretenure), in JSON the literals upstream's fields make.
+      expect(Object.keys(status.cpuHistogram)).toEqual([
+        'referenceTimestamp',
+        'bucketWeights',
+        'totalWeight',
+      ]);
+      expect(JSON.parse(JSON.stringify(status))).toEqual(status);
     });
 
     it('saves null times for an aggregate without CPU samples', () => {

@@ -15,6 +15,7 @@ import {
 import {
   type AggregateCheckpointStatus,
   readCheckpointStatus,
+  SavedAggregateCheckpoint,
   SUPPORTED_CHECKPOINT_VERSION,
 } from './checkpoint-status.js';
 import { coresFromCpuAmount } from './resource-amount.js';
@@ -191,15 +192,15 @@ export class AggregateContainerState {
 
   /** The `status` of a VerticalPodAutoscalerCheckpoint for this aggregate, written at `nowMs`. */
   saveCheckpoint(nowMs: number): AggregateCheckpointStatus {
-    return {
-      lastUpdateTime: formatCheckpointTime(nowMs),
-      version: SUPPORTED_CHECKPOINT_VERSION,
-      cpuHistogram: this.cpuHistogram.saveCheckpoint(),
-      memoryHistogram: this.memoryHistogram.saveCheckpoint(),
-      firstSampleStart: formatCheckpointTime(this.firstSampleStart),
-      lastSampleStart: formatCheckpointTime(this.lastSampleStart),
-      totalSamplesCount: this.samplesCount,
-    };
+    return new SavedAggregateCheckpoint(
+      formatCheckpointTime(nowMs),
+      SUPPORTED_CHECKPOINT_VERSION,
+      this.cpuHistogram.saveCheckpoint(),
+      this.memoryHistogram.saveCheckpoint(),
+      formatCheckpointTime(this.firstSampleStart),
+      formatCheckpointTime(this.lastSampleStart),
+      this.samplesCount,
+    );
   }
 }
 

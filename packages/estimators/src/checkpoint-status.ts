@@ -23,6 +23,23 @@ export interface AggregateCheckpointStatus {
   totalSamplesCount: number;
 }
 
+/**
+ * An aggregate's saved checkpoint status: a class, not an object literal, so that V8 never
+ * allocates it in the old generation ahead of its young histograms (see
+ * `SavedHistogramCheckpoint` in @tandem/histogram). JSON and field order are the literal's.
+ */
+export class SavedAggregateCheckpoint implements AggregateCheckpointStatus {
+  constructor(
+    public lastUpdateTime: string | null,
+    public version: string,
+    public cpuHistogram: HistogramCheckpoint,
+    public memoryHistogram: HistogramCheckpoint,
+    public firstSampleStart: string | null,
+    public lastSampleStart: string | null,
+    public totalSamplesCount: number,
+  ) {}
+}
+
 /** The scalar part of a checkpoint status, validated; histograms are validated by their loader. */
 export interface CheckpointStatusFields {
   readonly firstSampleStartMs: number;

@@ -1,5 +1,6 @@
 import {
   type HistogramCheckpoint,
+  SavedHistogramCheckpoint,
   validateHistogramCheckpoint,
 } from './checkpoint.js';
 import { formatCheckpointTime } from './checkpoint-time.js';
@@ -107,11 +108,11 @@ export class DecayingHistogram extends WeightedBuckets {
   /** The checkpoint form (see `Histogram.saveCheckpoint`) plus the reference time. */
   saveCheckpoint(): HistogramCheckpoint {
     // Built in one go rather than spread over checkpointWeights(): same fields, same order.
-    return {
-      referenceTimestamp: formatCheckpointTime(this.reference),
-      bucketWeights: this.checkpointBucketWeights(),
-      totalWeight: this.totalWeight,
-    };
+    return new SavedHistogramCheckpoint(
+      formatCheckpointTime(this.reference),
+      this.checkpointBucketWeights(),
+      this.totalWeight,
+    );
   }
 
   /**
