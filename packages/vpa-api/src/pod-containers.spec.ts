@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import {
   currentContainerResources,
+  currentResourcesObject,
   isNativeSidecar,
+  vpaContainerSpecs,
   vpaContainers,
   withoutNativeSidecars,
 } from './pod-containers.js';
@@ -71,6 +73,30 @@ describe('vpaContainers', () => {
       ),
     );
   });
+
+  it("lists the same containers as vpaContainerSpecs, which hands back the pod's own list without sidecars (fast-check)", () => {
+    const containerArb = fc.record({
+      name: fc.string({ minLength: 1, maxLength: 4 }),
+      restartPolicy: fc.constantFrom(undefined, 'Always', 'OnFailure'),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(containerArb, { maxLength: 4 }),
+        fc.option(fc.array(containerArb, { maxLength: 4 }), {
+          nil: undefined,
+        }),
+        (containers, initContainers) => {
+          const listed: Pod = { spec: { containers, initContainers } };
+          const specs = vpaContainerSpecs(listed);
+          expect(specs).toEqual(
+            vpaContainers(listed).map(({ container }) => container),
+          );
+          if (!(initContainers ?? []).some(isNativeSidecar))
+            expect(specs).toBe(containers);
+        },
+      ),
+    );
+  });
 });
 
 describe('withoutNativeSidecars', () => {
@@ -89,6 +115,25 @@ describe('withoutNativeSidecars', () => {
 });
 
 describe('currentContainerResources', () => {
+  it('reads the object currentResourcesObject finds, and nothing where it finds none', () => {
+    const resized: Pod = {
+      spec: { containers: [app, { name: 'bare' }, { ...app, name: 'odd' }] },
+      status: {
+        containerStatuses: [
+          { name: 'app', resources: { requests: { cpu: '3' } } },
+          { name: 'odd', resources: null },
+        ],
+      },
+    };
+    expect(currentResourcesObject(resized, 'app')).toEqual({
+      requests: { cpu: '3' },
+    });
+    expect(currentResourcesObject(resized, 'bare')).toBeUndefined();
+    expect(currentResourcesObject(resized, 'odd')).toBe(app.resources);
+    expect(currentResourcesObject(resized, 'none')).toBeUndefined();
+    expect(currentContainerResources(resized, 'bare').requests.size).toBe(0);
+  });
+
   it("reads a sidecar's resources from initContainerStatuses, else its spec", () => {
     const resized: Pod = {
       ...pod([app], [proxy]),

@@ -5,6 +5,7 @@ import {
   type Container,
   type FeatureGates,
   type Pod,
+  type ResourceRequirements,
 } from './types.js';
 
 /** Shared between callers (see `currentContainerResources`): read, never changed. */
@@ -49,6 +50,18 @@ export function vpaContainers(pod: Pod): VpaContainer[] {
     })),
     ...sidecars,
   ];
+}
+
+/**
+ * The containers of {@link vpaContainers} in the same order, without their places: the
+ * pod's own list when it has no native sidecar, so reading every listed pod (the
+ * recommender's first cycle: 25,000 pods in its bench) allocates nothing for it.
+ */
+export function vpaContainerSpecs(pod: Pod): readonly Container[] {
+  const init = pod.spec.initContainers;
+  if (init === undefined || !init.some(isNativeSidecar))
+    return pod.spec.containers;
+  return [...pod.spec.containers, ...init.filter(isNativeSidecar)];
 }
 
 /** `vpaContainers` by container name (names are unique across both lists). */
@@ -116,17 +129,8 @@ export function currentContainerResources(
   pod: Pod,
   containerName: string,
 ): CurrentResources {
-  const named = ({ name }: { name: string }) => name === containerName;
-  const reported = (
-    pod.status?.containerStatuses?.find(named) ??
-    pod.status?.initContainerStatuses?.find(named)
-  )?.resources;
-  const resources =
-    reported ??
-    (pod.spec.containers.find(named) ?? pod.spec.initContainers?.find(named))
-      ?.resources;
-  // A malformed object may hold null or a text there: nothing to read.
-  if (typeof resources !== 'object' || resources === null) return NO_RESOURCES;
+  const resources = currentResourcesObject(pod, containerName);
+  if (resources === undefined) return NO_RESOURCES;
   const kept = recentResources.indexOf(resources);
   if (kept !== -1) return recentParsed[kept] ?? NO_RESOURCES;
   const parsed: CurrentResources = {
@@ -137,6 +141,29 @@ export function currentContainerResources(
   recentParsed[nextSlot] = parsed;
   nextSlot = (nextSlot + 1) % RECENT_KEPT;
   return parsed;
+}
+
+/**
+ * The unparsed `resources` object {@link currentContainerResources} reads: the container
+ * status's, else the spec's; undefined when there is none, or a malformed object holds
+ * null or a text there (nothing to read).
+ */
+export function currentResourcesObject(
+  pod: Pod,
+  containerName: string,
+): ResourceRequirements | undefined {
+  const named = ({ name }: { name: string }) => name === containerName;
+  const reported = (
+    pod.status?.containerStatuses?.find(named) ??
+    pod.status?.initContainerStatuses?.find(named)
+  )?.resources;
+  const resources =
+    reported ??
+    (pod.spec.containers.find(named) ?? pod.spec.initContainers?.find(named))
+      ?.resources;
+  return typeof resources === 'object' && resources !== null
+    ? resources
+    : undefined;
 }
 
 const NO_RESOURCES: CurrentResources = {

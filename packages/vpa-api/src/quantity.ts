@@ -94,6 +94,7 @@ export class Quantity {
   // pod it describes. ES private fields, so equality checks still see only the value.
   #text: string | undefined;
   #millis: bigint | undefined;
+  #value: bigint | undefined;
 
   private constructor(
     /** The value in nano-units (value × 10^9), exact. */
@@ -124,7 +125,7 @@ export class Quantity {
 
   /** q rounded up (away from zero) to a whole number, exact: Go's `Value()` without the overflow. */
   value(): bigint {
-    return divideAwayFromZero(this.nanos, NANOS_PER_UNIT);
+    return (this.#value ??= divideAwayFromZero(this.nanos, NANOS_PER_UNIT));
   }
 
   /** -1, 0 or 1 as this quantity is less than, equal to or greater than `other`. */

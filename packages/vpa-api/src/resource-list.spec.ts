@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { parseQuantity } from './quantity.js';
-import { formatResourceList, parseResourceList } from './resource-list.js';
+import {
+  formatResourceList,
+  parseResourceList,
+  resourceListEntry,
+} from './resource-list.js';
 
 const name = fc.oneof(
   fc.constantFrom(
@@ -30,6 +34,28 @@ describe('parseResourceList and formatResourceList', () => {
       }),
     );
     expect(parseResourceList(undefined).size).toBe(0);
+  });
+
+  it('resourceListEntry answers as the parsed list, and throws as parsing it does (fast-check)', () => {
+    const anyText = fc.oneof(text, fc.constantFrom('lots', '', '1x', '-1'));
+    const anyList = fc
+      .array(fc.tuple(name, anyText))
+      .map((entries) => Object.fromEntries(entries));
+    fc.assert(
+      fc.property(anyList, name, (resources, wanted) => {
+        let parsed: Error | ReturnType<typeof parseResourceList>;
+        try {
+          parsed = parseResourceList(resources);
+        } catch (error) {
+          parsed = error as Error;
+        }
+        if (parsed instanceof Error)
+          expect(() => resourceListEntry(resources, wanted)).toThrow(parsed);
+        else
+          expect(resourceListEntry(resources, wanted)).toBe(parsed.get(wanted));
+      }),
+    );
+    expect(resourceListEntry(undefined, 'cpu')).toBeUndefined();
   });
 
   it('format every entry as an own property in map order, as Object.fromEntries does', () => {

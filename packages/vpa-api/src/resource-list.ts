@@ -15,6 +15,24 @@ export function parseResourceList(list: ResourceList | undefined): QuantityMap {
   return quantities;
 }
 
+/**
+ * The quantity of one entry (undefined when absent), after parsing every entry as
+ * {@link parseResourceList} does, so malformed text throws the same `QuantityError`;
+ * without building the map, for a reader that wants one entry of many lists.
+ */
+export function resourceListEntry(
+  list: ResourceList | undefined,
+  name: string,
+): Quantity | undefined {
+  if (list === undefined) return undefined;
+  let found: Quantity | undefined;
+  for (const key of Object.keys(list)) {
+    const quantity = parseQuantity(list[key] as string);
+    if (key === name) found = quantity;
+  }
+  return found;
+}
+
 /** Canonical quantity text for every entry. */
 export function formatResourceList(quantities: QuantityMap): ResourceList {
   const list: ResourceList = {};
