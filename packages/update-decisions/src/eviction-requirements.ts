@@ -1,12 +1,11 @@
 import {
   currentContainerResources,
   EvictionChangeRequirement,
-  parseQuantity,
+  recommendationQuantities,
   ResourceName,
   type EvictionRequirement,
   type Pod,
   type Quantity,
-  type ResourceList,
   type VerticalPodAutoscaler,
   vpaContainers,
 } from '@tandem/vpa-api';
@@ -40,8 +39,9 @@ export function meetsEvictionRequirements(
     const { requests } = currentContainerResources(pod, container.name);
     if (!requests.has(ResourceName.cpu) || !requests.has(ResourceName.memory))
       return true;
+    const { target } = recommendationQuantities(entry);
     return requirements.every((requirement) =>
-      isMet(requirement, requests, entry.target ?? {}),
+      isMet(requirement, requests, target),
     );
   });
 }
@@ -49,13 +49,11 @@ export function meetsEvictionRequirements(
 function isMet(
   requirement: EvictionRequirement,
   requests: ReadonlyMap<string, Quantity>,
-  target: ResourceList,
+  target: ReadonlyMap<string, Quantity>,
 ): boolean {
   return requirement.resources.some((resource) => {
     const requested = requests.get(resource)?.milliValue() ?? 0n;
-    const targetText = target[resource];
-    const recommended =
-      targetText === undefined ? 0n : parseQuantity(targetText).milliValue();
+    const recommended = target.get(resource)?.milliValue() ?? 0n;
     switch (requirement.changeRequirement) {
       case EvictionChangeRequirement.TargetHigherThanRequests:
         return recommended > requested;

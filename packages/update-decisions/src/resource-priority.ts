@@ -1,7 +1,8 @@
 import {
   currentContainerResources,
-  parseQuantity,
+  recommendationQuantities,
   type Pod,
+  type Quantity,
   type VerticalPodAutoscaler,
   vpaContainers,
 } from '@tandem/vpa-api';
@@ -49,8 +50,10 @@ export function resourcePriority(
     );
     if (entry === undefined) continue;
     const { requests } = currentContainerResources(pod, container.name);
-    for (const [resource, targetText] of Object.entries(entry.target ?? {})) {
-      const target = parseQuantity(targetText).milliValue();
+    // The processed values the entry was formatted from, not its texts parsed again.
+    const quantities = recommendationQuantities(entry);
+    for (const resource of Object.keys(entry.target ?? {})) {
+      const target = (quantities.target.get(resource) as Quantity).milliValue();
       addTo(totalRecommended, resource, target);
       const request = requests.get(resource);
       if (request === undefined) {
@@ -61,12 +64,11 @@ export function resourcePriority(
       }
       addTo(totalRequested, resource, request.milliValue());
       if (target > request.milliValue()) scaleUp = true;
-      const lowerBound = entry.lowerBound?.[resource];
-      const upperBound = entry.upperBound?.[resource];
+      const lowerBound = quantities.lowerBound?.get(resource);
+      const upperBound = quantities.upperBound?.get(resource);
       if (
-        (lowerBound !== undefined &&
-          request.cmp(parseQuantity(lowerBound)) < 0) ||
-        (upperBound !== undefined && request.cmp(parseQuantity(upperBound)) > 0)
+        (lowerBound !== undefined && request.cmp(lowerBound) < 0) ||
+        (upperBound !== undefined && request.cmp(upperBound) > 0)
       ) {
         outsideRange = true;
       }

@@ -24,4 +24,8 @@ export {
   kubectlQuantity,
   type ResourceChange,
 } from './resource-changes.js';
+export {
+  recommendationQuantities,
+  type RecommendationQuantities,
+} from './recommendation-values.js';
 export { vpaReference, type VpaReference } from './vpa-reference.js';

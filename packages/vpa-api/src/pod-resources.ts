@@ -10,7 +10,7 @@ import {
 } from './pod-containers.js';
 import { capToPodLimitRange } from './pod-limit-range.js';
 import {
-  formatRecommendation,
+  formatKeptRecommendation,
   parseKeptRecommendation,
   type ParsedRecommendation,
 } from './recommendation-values.js';
@@ -71,8 +71,9 @@ export function processRecommendationForPod(
   const processed = processForPod(pod, vpa, limitRanges);
   if (processed === undefined) return undefined;
   return {
-    containerRecommendations:
-      processed.recommendations.map(formatRecommendation),
+    containerRecommendations: processed.recommendations.map(
+      formatKeptRecommendation,
+    ),
     annotations: processed.annotations,
   };
 }

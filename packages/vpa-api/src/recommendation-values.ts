@@ -3,6 +3,7 @@ import {
   parseResourceList,
   type QuantityMap,
 } from './resource-list.js';
+import type { Quantity } from './quantity.js';
 import type { RecommendedContainerResources, ResourceList } from './types.js';
 
 /** The recommendation fields post-processing may change; `uncappedTarget` never is. */
@@ -65,6 +66,64 @@ export function parseRecommendation(
     ...(uncappedTarget && { uncappedTarget }),
   };
 }
+
+/** A `ParsedRecommendation` to read only: kept parses are shared. */
+export interface RecommendationQuantities {
+  readonly containerName: string;
+  readonly target: ReadonlyMap<string, Quantity>;
+  readonly lowerBound?: ReadonlyMap<string, Quantity>;
+  readonly upperBound?: ReadonlyMap<string, Quantity>;
+}
+
+/**
+ * The quantities of an entry's target and bounds, to read only: the processed values it
+ * was formatted from (`formatKeptRecommendation`), else its parse, kept per entry object.
+ * The updater's priority and eviction requirements read each evaluation's processed
+ * recommendation, and parsing back the texts just formatted was a quarter of the quantity
+ * parses of a cycle after a new recommendation. Canonical text is exact, so the values are
+ * those its texts parse to; only a quantity's format (its suffix) may differ. Throws
+ * `QuantityError` for a malformed quantity, every time (nothing is kept then).
+ */
+export function recommendationQuantities(
+  recommendation: RecommendedContainerResources,
+): RecommendationQuantities {
+  const formattedFrom = formattedEntries.get(recommendation);
+  if (formattedFrom !== undefined) return formattedFrom;
+  let parsed = parsedEntries.get(recommendation);
+  if (parsed === undefined) {
+    parsed = parseRecommendation(recommendation);
+    parsedEntries.set(recommendation, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * `formatRecommendation`, once per processed recommendation object: the updater's kept
+ * cappings (`processedByPolicy`) are shared by every pod shape of a VPA, and so is their
+ * text. The recommendation must not change afterwards; `recommendationQuantities` reads it
+ * for the entry.
+ */
+export function formatKeptRecommendation(
+  recommendation: ParsedRecommendation,
+): RecommendedContainerResources {
+  let formatted = formattedRecommendations.get(recommendation);
+  if (formatted === undefined) {
+    formatted = formatRecommendation(recommendation);
+    formattedRecommendations.set(recommendation, formatted);
+    formattedEntries.set(formatted, recommendation);
+  }
+  return formatted;
+}
+
+/** Each processed recommendation's text, and the other way round. */
+const formattedRecommendations = new WeakMap<
+  ParsedRecommendation,
+  RecommendedContainerResources
+>();
+const formattedEntries = new WeakMap<
+  RecommendedContainerResources,
+  ParsedRecommendation
+>();
 
 export function formatRecommendation(
   recommendation: ParsedRecommendation,
