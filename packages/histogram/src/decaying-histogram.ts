@@ -7,11 +7,7 @@ import { formatCheckpointTime } from './checkpoint-time.js';
 import { exp2LikeGo } from './go-math.js';
 import { elapsedNanosLikeGo, GO_ZERO_TIME_MS, roundLikeGo } from './go-time.js';
 import type { HistogramOptions } from './histogram-options.js';
-import {
-  requireSampleTime,
-  requireSampleValue,
-  requireSampleWeight,
-} from './sample-input.js';
+import { requireTimedSample } from './sample-input.js';
 import { WeightedBuckets } from './weighted-buckets.js';
 
 /**
@@ -35,9 +31,10 @@ export class DecayingHistogram extends WeightedBuckets {
   private reference = GO_ZERO_TIME_MS;
   // The factor for the last timestamp seen. Samples often share a timestamp (memory peaks
   // are all filed at their window's end), and the factor for the same inputs is the same
-  // bits, so reusing it is exact.
+  // bits, so reusing it is exact. The factor starts as a double so that V8 keeps the field
+  // unboxed from the start.
   private memoTimeMs = Number.NaN;
-  private memoFactor = 0;
+  private memoFactor = Number.NaN;
 
   constructor(options: HistogramOptions, halfLifeMs: number) {
     if (!(Number.isFinite(halfLifeMs) && halfLifeMs > 0)) {
@@ -55,17 +52,15 @@ export class DecayingHistogram extends WeightedBuckets {
   }
 
   addSample(value: number, weight: number, timeMs: number): void {
-    requireSampleValue(value);
-    requireSampleWeight(weight);
-    requireSampleTime(timeMs);
-    this.addWeight(value, weight * this.decayFactor(timeMs));
+    requireTimedSample(value, weight, timeMs);
+    if (timeMs !== this.memoTimeMs) this.refreshDecayFactor(timeMs);
+    this.addWeight(value, weight * this.memoFactor);
   }
 
   subtractSample(value: number, weight: number, timeMs: number): void {
-    requireSampleValue(value);
-    requireSampleWeight(weight);
-    requireSampleTime(timeMs);
-    this.subtractWeight(value, weight * this.decayFactor(timeMs));
+    requireTimedSample(value, weight, timeMs);
+    if (timeMs !== this.memoTimeMs) this.refreshDecayFactor(timeMs);
+    this.subtractWeight(value, weight * this.memoFactor);
   }
 
   /**
@@ -130,16 +125,19 @@ export class DecayingHistogram extends WeightedBuckets {
     this.memoTimeMs = Number.NaN;
   }
 
-  private decayFactor(timeMs: number): number {
+  /**
+   * Sets memoFactor to 2^((timeMs - reference) / halfLife) and memoTimeMs to timeMs, first
+   * moving the reference if the factor would pass 2^100. The callers skip it for the memo's
+   * own time: the reference has not moved since (every move clears the memo). Storing the
+   * factor rather than returning it keeps the double unboxed when V8 does not inline this.
+   */
+  private refreshDecayFactor(timeMs: number): void {
     if (timeMs > this.reference + MAX_DECAY_EXPONENT * this.halfLifeMs) {
       this.shiftReference(timeMs);
     }
-    if (timeMs !== this.memoTimeMs) {
-      const age = elapsedNanosLikeGo(this.reference, timeMs);
-      this.memoFactor = exp2LikeGo(age / this.halfLifeNanos());
-      this.memoTimeMs = timeMs;
-    }
-    return this.memoFactor;
+    const age = elapsedNanosLikeGo(this.reference, timeMs);
+    this.memoFactor = exp2LikeGo(age / this.halfLifeNanos());
+    this.memoTimeMs = timeMs;
   }
 
   /**
