@@ -1,6 +1,7 @@
 import type { ResourceAmounts } from '@tandem/estimators';
 import {
-  currentContainerResources,
+  type Container,
+  currentResourcesObject,
   type OriginalResources,
   parseCpuMillicores,
   parseMemoryBytes,
@@ -10,7 +11,8 @@ import {
   type ResourceList,
   ResourceName,
   isNativeSidecar,
-  vpaContainers,
+  resourceListEntry,
+  vpaContainerSpecs,
 } from '@tandem/vpa-api';
 import type { PodSnapshot } from './cluster-model.js';
 import type { ModelError } from './model-result.js';
@@ -36,18 +38,18 @@ export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
   }
   try {
     const original = originalResources(pod);
-    const containers = vpaContainers(pod).map(({ container }) => ({
-      name: container.name,
-      ...declaredOf(
+    // One pass, one object per container: every listed pod is read on a first cycle
+    // (25,000 in the recommender-cycle bench), and the place objects, spread copies and
+    // parsed maps of the general readers were a tenth of its pod loading's garbage.
+    const containers = vpaContainerSpecs(pod).map((container) =>
+      containerReading(
+        pod,
+        container,
         original?.get(container.name)?.requests ??
           container.resources?.requests,
       ),
-      memoryRequestBytes: Number(
-        currentContainerResources(pod, container.name)
-          .requests.get(ResourceName.memory)
-          ?.value() ?? 0n,
-      ),
-    }));
+    );
+    const init = pod.spec.initContainers;
     return {
       ok: true,
       snapshot: {
@@ -56,14 +58,42 @@ export function podSnapshotFromPod(pod: Pod): PodSnapshotResult {
         labels: pod.metadata?.labels ?? {},
         phase: pod.status?.phase ?? '',
         containers,
-        initContainerNames: (pod.spec.initContainers ?? [])
-          .filter((container) => !isNativeSidecar(container))
-          .map((container) => container.name),
+        initContainerNames:
+          init === undefined || init.length === 0
+            ? NO_INIT_CONTAINER_NAMES
+            : init
+                .filter((container) => !isNativeSidecar(container))
+                .map((container) => container.name),
       },
     };
   } catch (error) {
     return invalid(`pod ${namespace}/${name}: ${(error as Error).message}`);
   }
+}
+
+/** Most pods have no init containers: one empty list for all of them. */
+const NO_INIT_CONTAINER_NAMES: readonly string[] = Object.freeze([]);
+
+/**
+ * A container's memory request and declared requests. The current resources (the status's
+ * if reported, else the spec's) are parsed whole, as `currentContainerResources` would,
+ * so a malformed limit still makes the pod an error; only the memory request is kept.
+ */
+function containerReading(
+  pod: Pod,
+  container: Container,
+  declaredRequests: ResourceList | undefined,
+): PodSnapshot['containers'][number] {
+  // In the general readers' order, so a pod with several malformed quantities names the same one.
+  const declared = declaredOf(declaredRequests);
+  const current = currentResourcesObject(pod, container.name);
+  const memoryRequestBytes = Number(
+    resourceListEntry(current?.requests, ResourceName.memory)?.value() ?? 0n,
+  );
+  resourceListEntry(current?.limits, ResourceName.memory);
+  return declared === undefined
+    ? { name: container.name, memoryRequestBytes }
+    : { name: container.name, memoryRequestBytes, declared };
 }
 
 /** What the webhook recorded the pod declared; an unreadable record counts as none. */
@@ -74,19 +104,14 @@ function originalResources(pod: Pod): OriginalResources | undefined {
   return parsed instanceof Error ? undefined : parsed;
 }
 
-/** Declared requests of both resources, or nothing (vivo then keeps upstream's numbers). */
-function declaredOf(requests: ResourceList | undefined): {
-  declared?: ResourceAmounts;
-} {
+/** Declared requests of both resources, or none (vivo then keeps upstream's numbers). */
+function declaredOf(
+  requests: ResourceList | undefined,
+): ResourceAmounts | undefined {
   const cpu = requests?.[ResourceName.cpu];
   const memory = requests?.[ResourceName.memory];
-  if (cpu === undefined || memory === undefined) return {};
-  return {
-    declared: {
-      cpu: parseCpuMillicores(cpu),
-      memory: parseMemoryBytes(memory),
-    },
-  };
+  if (cpu === undefined || memory === undefined) return undefined;
+  return { cpu: parseCpuMillicores(cpu), memory: parseMemoryBytes(memory) };
 }
 
 function invalid(message: string): PodSnapshotResult {
