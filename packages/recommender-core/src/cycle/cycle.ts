@@ -280,25 +280,34 @@ const podReadings = new WeakMap<V1Pod, PodReading>();
 function readingOf(pod: V1Pod, nativeSidecars: boolean): PodReading {
   let reading = podReadings.get(pod);
   if (reading?.nativeSidecars !== nativeSidecars) {
-    const statuses = pod.status?.containerStatuses ?? [];
-    const fromStatus = pod.spec?.containers.filter((container) =>
-      statuses.some(
-        (status) =>
-          status.name === container.name && status.resources !== undefined,
-      ),
-    ).length;
+    const fromStatus = reportedContainers(pod);
     reading = {
       snapshot: podSnapshotFromPod(
         gatedNativeSidecars(pod as Pod, { NativeSidecar: nativeSidecars }),
       ),
       key: objectKey(pod.metadata?.namespace ?? '', pod.metadata?.name ?? ''),
       nativeSidecars,
-      fromStatus: fromStatus ?? 0,
-      fromSpec: (pod.spec?.containers.length ?? 0) - (fromStatus ?? 0),
+      fromStatus,
+      fromSpec: (pod.spec?.containers.length ?? 0) - fromStatus,
     };
     podReadings.set(pod, reading);
   }
   return reading;
+}
+
+/** How many of the pod's containers have their resources in the status (in-place resize). */
+function reportedContainers(pod: V1Pod): number {
+  const statuses = pod.status?.containerStatuses;
+  // Most pods report none: no closures made for them on a first cycle.
+  if (statuses === undefined || statuses.length === 0) return 0;
+  return (
+    pod.spec?.containers.filter((container) =>
+      statuses.some(
+        (status) =>
+          status.name === container.name && status.resources !== undefined,
+      ),
+    ).length ?? 0
+  );
 }
 
 /** Upserts every listed pod; returns the keys of those the model tracks. */

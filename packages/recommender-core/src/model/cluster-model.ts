@@ -438,17 +438,18 @@ export class ClusterModel {
   ): UsageResult {
     const found = this.findContainer(namespace, podName, containerName);
     if (typeof found === 'string') return NO_USAGE;
-    const at = () => where(namespace, podName, containerName);
-    const cpu = this.feed(
-      found,
-      { timeMs, resource: 'cpu', usage: cpuMillicores },
-      at,
-    ).ok;
-    const memory = this.feed(
-      found,
-      { timeMs, resource: 'memory', usage: memoryBytes },
-      at,
-    ).ok;
+    // Only whether each sample was used: no message made, and no closure to make one
+    // (a first cycle runs this for every container while its code is still cold).
+    const cpu = this.used(found, {
+      timeMs,
+      resource: 'cpu',
+      usage: cpuMillicores,
+    });
+    const memory = this.used(found, {
+      timeMs,
+      resource: 'memory',
+      usage: memoryBytes,
+    });
     return { cpu, memory, aggregate: found.state.aggregate };
   }
 
@@ -458,18 +459,7 @@ export class ClusterModel {
     at: () => string,
   ): ModelResult {
     try {
-      const { clock } = container.feeds;
-      const used = container.state.addSample(
-        clock === undefined
-          ? sample
-          : { ...sample, timeMs: clock.sample(sample.timeMs) },
-      );
-      if (used)
-        for (const { state } of container.feeds.live)
-          if (sample.resource === 'cpu')
-            state.addCpu(sample.timeMs, sample.usage);
-          else state.addMemory(sample.timeMs, sample.usage);
-      return used
+      return this.file(container, sample)
         ? OK
         : failure(
             'sample-discarded',
@@ -478,6 +468,40 @@ export class ClusterModel {
     } catch (error) {
       return failure('invalid-input', (error as Error).message);
     }
+  }
+
+  /** {@link feed}'s answer as a boolean: was the sample used (bad input is not). */
+  private used(
+    container: TrackedContainer,
+    sample: ContainerUsageSample,
+  ): boolean {
+    try {
+      return this.file(container, sample);
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Files a sample with the container, on its controlling VPA's clock, and with every
+   * strategy state it feeds; true when used. Throws what `ContainerState.addSample` throws.
+   */
+  private file(
+    container: TrackedContainer,
+    sample: ContainerUsageSample,
+  ): boolean {
+    const { clock } = container.feeds;
+    const used = container.state.addSample(
+      clock === undefined
+        ? sample
+        : { ...sample, timeMs: clock.sample(sample.timeMs) },
+    );
+    if (used)
+      for (const { state } of container.feeds.live)
+        if (sample.resource === 'cpu')
+          state.addCpu(sample.timeMs, sample.usage);
+        else state.addMemory(sample.timeMs, sample.usage);
+    return used;
   }
 
   /**
