@@ -157,6 +157,24 @@ describe('resourcePriority', () => {
     expect(resourcePriority(pod, vpa, vpa.status?.recommendation).diff).toBe(0);
   });
 
+  it('reads only the bounds a resource has: one named `constructor` without a lower bound has none', () => {
+    // A plain-object lookup found Object.prototype.constructor here and threw on it.
+    const vpa = vpaWith(
+      [entry('app', { constructor: '2' }, { lowerBound: { cpu: '1' } })],
+      {
+        policies: [
+          { containerName: '*', controlledResources: ['constructor'] },
+        ],
+      },
+    );
+    const pod = podWith([container('app', { constructor: '1' })]);
+    expect(resourcePriority(pod, vpa, vpa.status?.recommendation)).toEqual({
+      diff: 1,
+      scaleUp: true,
+      outsideRange: false,
+    });
+  });
+
   it('compares bounds exactly, not in milli-units', () => {
     // Both round up to 2m; only an exact comparison sees the request below the bound.
     expect(

@@ -113,7 +113,7 @@ const NO_FEEDS: ContainerFeeds = Object.freeze({
 interface TrackedPod {
   /** The snapshot this was built from: handed in again unchanged, it changes nothing. */
   readonly snapshot: PodSnapshot;
-  /** {@link ClusterModel.garbageCollect} runs when this was built (it may drop aggregates). */
+  /** {@link ClusterModel.garbageCollect} runs that removed aggregates, when this was built. */
   readonly collections: number;
   /** {@link ClusterModel.strategyEpoch} when this was built (its containers' feeds). */
   readonly strategyEpoch: number;
@@ -210,7 +210,7 @@ export class ClusterModel {
    */
   private readonly scratch: AggregateContainerState[] = [];
   private scratchInUse = 0;
-  /** How many times garbage collection ran. */
+  /** How many garbage collections removed an aggregate (pods built before may feed one). */
   private collections = 0;
   /**
    * Bumped whenever what a pod's containers feed may have changed: a VPA came, went, or
@@ -241,7 +241,7 @@ export class ClusterModel {
   ): boolean {
     const previous = this.pods.get(key);
     // The loop hands over the very snapshot of a pod object that did not change: nothing to
-    // do, unless garbage collection ran since and may have removed an aggregate it feeds,
+    // do, unless garbage collection removed aggregates since, maybe one it feeds,
     // or a VPA came, went or changed its selector (the epoch), which may untrack it.
     if (
       previous?.snapshot === pod &&
@@ -888,6 +888,10 @@ export class ClusterModel {
         removed += 1;
       }
     }
+    // Pods feed only aggregates still held when none went: they stay as built. Counting
+    // every run made the next cycle rebuild all 25,000 pods of the recommender-cycle bench
+    // after its first cycle's collection (220-290 ms against 26-40 ms), and hourly after.
+    if (removed > 0) this.collections += 1;
     const inUse = new Set<string>();
     for (const { labelText } of this.aggregates.values()) inUse.add(labelText);
     for (const { labelText } of this.pods.values()) inUse.add(labelText);
