@@ -874,7 +874,6 @@ export class ClusterModel {
    * Upstream runs this at most hourly; the loop decides when. Returns the removed count.
    */
   garbageCollect(nowMs: number): number {
-    this.collections += 1;
     this.dropPlans();
     const contributive = this.contributiveAggregateKeys();
     let removed = 0;
