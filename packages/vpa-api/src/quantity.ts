@@ -437,15 +437,16 @@ function toInt64(amount: number | bigint, unit: string): bigint {
   return whole;
 }
 
+/** Made once: a BigInt is a heap object, and every pod's declared requests pass here. */
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE_BIGINT = BigInt(Number.MIN_SAFE_INTEGER);
+
 function toSafeNumber(
   value: bigint,
   input: string | number,
   unit: string,
 ): number {
-  if (
-    value > BigInt(Number.MAX_SAFE_INTEGER) ||
-    value < BigInt(Number.MIN_SAFE_INTEGER)
-  ) {
+  if (value > MAX_SAFE_BIGINT || value < MIN_SAFE_BIGINT) {
     throw new QuantityError(
       `quantity "${input}" is ${value} ${unit}, beyond the safe integer range of a JavaScript number`,
       String(input),
