@@ -69,8 +69,13 @@ export function compileLabelSelector(
     ...compileMatchExpressions(selector.matchExpressions),
   ];
   return {
-    matches: (labels) =>
-      requirements.every((requirement) => requirement(labels ?? {})),
+    // A loop, not `every` with a closure made per call: a cycle tests every selector.
+    matches: (labels) => {
+      const set = labels ?? {};
+      for (const requirement of requirements)
+        if (!requirement(set)) return false;
+      return true;
+    },
   };
 }
 
@@ -79,7 +84,8 @@ function compileMatchLabels(matchLabels: unknown): Requirement[] {
   if (!isRecord(matchLabels))
     throw new SelectorError('matchLabels', 'must be an object');
   return Object.entries(matchLabels).map(([key, value]) => {
-    const path = `matchLabels[${JSON.stringify(key)}]`;
+    // Spelled out only for an error: a recommender's first cycle compiles every VPA's.
+    const path = () => `matchLabels[${JSON.stringify(key)}]`;
     checkKey(key, path);
     checkValue(value, path);
     return (labels) => Object.hasOwn(labels, key) && labels[key] === value;
@@ -100,7 +106,7 @@ function compileExpression(expression: unknown, path: string): Requirement {
   if (!isRecord(expression)) throw new SelectorError(path, 'must be an object');
   const { key, operator } = expression;
   const values = expression['values'] ?? [];
-  checkKey(key, `${path}.key`);
+  checkKey(key, () => `${path}.key`);
   if (typeof operator !== 'string' || !OPERATORS.includes(operator)) {
     throw new SelectorError(
       `${path}.operator`,
@@ -110,7 +116,7 @@ function compileExpression(expression: unknown, path: string): Requirement {
   if (!Array.isArray(values))
     throw new SelectorError(`${path}.values`, 'must be a list');
   values.forEach((value: unknown, index) =>
-    checkValue(value, `${path}.values[${index}]`),
+    checkValue(value, () => `${path}.values[${index}]`),
   );
   const allowed = new Set(values as string[]);
   switch (operator) {
@@ -141,50 +147,52 @@ function compileExpression(expression: unknown, path: string): Requirement {
   }
 }
 
+/** Where in the selector a check is, worked out only when it fails. */
+type Path = () => string;
+
 /** A qualified name: `[prefix/]name`, prefix a DNS subdomain, name up to 63 characters. */
-function checkKey(key: unknown, path: string): asserts key is string {
+function checkKey(key: unknown, path: Path): asserts key is string {
   if (typeof key !== 'string')
-    throw new SelectorError(path, 'label key must be a string');
-  const quoted = JSON.stringify(key);
+    throw new SelectorError(path(), 'label key must be a string');
   const parts = key.split('/');
-  if (parts.length > 2) {
-    throw new SelectorError(
-      path,
-      `label key ${quoted} may contain at most one "/"`,
-    );
-  }
+  if (parts.length > 2)
+    throw keyError(path, key, ' may contain at most one "/"');
   const [prefix, name] = parts.length === 2 ? parts : [undefined, parts[0]];
   if (prefix !== undefined) {
-    if (prefix === '')
-      throw new SelectorError(path, `label key ${quoted} has an empty prefix`);
+    if (prefix === '') throw keyError(path, key, ' has an empty prefix');
     if (prefix.length > MAX_PREFIX_LENGTH || !DNS_SUBDOMAIN.test(prefix)) {
-      throw new SelectorError(
+      throw keyError(
         path,
-        `label key ${quoted}: prefix must be a DNS subdomain (lower-case alphanumerics, '-' and '.', at most ${MAX_PREFIX_LENGTH} characters)`,
+        key,
+        `: prefix must be a DNS subdomain (lower-case alphanumerics, '-' and '.', at most ${MAX_PREFIX_LENGTH} characters)`,
       );
     }
   }
-  if (name === undefined || name === '') {
-    throw new SelectorError(path, `label key ${quoted} has an empty name`);
-  }
+  if (name === undefined || name === '')
+    throw keyError(path, key, ' has an empty name');
   if (name.length > MAX_NAME_LENGTH || !NAME_PART.test(name)) {
-    throw new SelectorError(
+    throw keyError(
       path,
-      `label key ${quoted}: name must be at most ${MAX_NAME_LENGTH} characters of alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`,
+      key,
+      `: name must be at most ${MAX_NAME_LENGTH} characters of alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`,
     );
   }
 }
 
+function keyError(path: Path, key: string, reason: string): SelectorError {
+  return new SelectorError(path(), `label key ${JSON.stringify(key)}${reason}`);
+}
+
 /** A label value: empty, or up to 63 characters shaped like a key's name part. */
-function checkValue(value: unknown, path: string): void {
+function checkValue(value: unknown, path: Path): void {
   if (typeof value !== 'string')
-    throw new SelectorError(path, 'label value must be a string');
+    throw new SelectorError(path(), 'label value must be a string');
   if (
     value !== '' &&
     (value.length > MAX_NAME_LENGTH || !NAME_PART.test(value))
   ) {
     throw new SelectorError(
-      path,
+      path(),
       `label value ${JSON.stringify(value)} must be empty or at most ${MAX_NAME_LENGTH} characters of alphanumerics, '-', '_' or '.', starting and ending with an alphanumeric`,
     );
   }
