@@ -41,10 +41,14 @@ export async function writeCheckpoints(
   const live = new Set(keys);
   for (const key of lastWrittenMs.keys())
     if (!live.has(key)) lastWrittenMs.delete(key);
+  // Upstream sorts by the time alone, unstably, VPAs taken from a map
+  // (pkg/recommender/checkpoint/checkpoint_writer.go, getVpasToCheckpoint): equal times
+  // come in no set order. Keys break the tie here, compared as code units: in a steady
+  // cycle every VPA's time is the same, and localeCompare over 100,000 keys was 1 % of it.
   const order = keys.sort(
     (a, b) =>
       (lastWrittenMs.get(a) ?? -Infinity) -
-        (lastWrittenMs.get(b) ?? -Infinity) || a.localeCompare(b),
+        (lastWrittenMs.get(b) ?? -Infinity) || (a < b ? -1 : a > b ? 1 : 0),
   );
   let writes = 0;
   const writeVpa = async (key: string) => {
