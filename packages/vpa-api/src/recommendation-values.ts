@@ -31,13 +31,8 @@ export interface ParsedRecommendation {
 export function parseKeptRecommendation(
   recommendation: RecommendedContainerResources,
 ): ParsedRecommendation {
-  let parsed = parsedEntries.get(recommendation);
-  if (parsed === undefined) {
-    parsed = parseRecommendation(recommendation);
-    parsedEntries.set(recommendation, parsed);
-  }
   const { containerName, target, lowerBound, upperBound, uncappedTarget } =
-    parsed;
+    keptParse(recommendation);
   return {
     containerName,
     target: new Map(target),
@@ -47,11 +42,23 @@ export function parseKeptRecommendation(
   };
 }
 
-/** The parse of each entry object, never handed out itself (callers get copies). */
+/** The parse of each entry object, never handed out to be changed (callers get copies). */
 const parsedEntries = new WeakMap<
   RecommendedContainerResources,
   ParsedRecommendation
 >();
+
+/** The entry's parse, made once per entry object; never to be changed. */
+function keptParse(
+  recommendation: RecommendedContainerResources,
+): ParsedRecommendation {
+  let parsed = parsedEntries.get(recommendation);
+  if (parsed === undefined) {
+    parsed = parseRecommendation(recommendation);
+    parsedEntries.set(recommendation, parsed);
+  }
+  return parsed;
+}
 
 export function parseRecommendation(
   recommendation: RecommendedContainerResources,
@@ -87,14 +94,7 @@ export interface RecommendationQuantities {
 export function recommendationQuantities(
   recommendation: RecommendedContainerResources,
 ): RecommendationQuantities {
-  const formattedFrom = formattedEntries.get(recommendation);
-  if (formattedFrom !== undefined) return formattedFrom;
-  let parsed = parsedEntries.get(recommendation);
-  if (parsed === undefined) {
-    parsed = parseRecommendation(recommendation);
-    parsedEntries.set(recommendation, parsed);
-  }
-  return parsed;
+  return formattedEntries.get(recommendation) ?? keptParse(recommendation);
 }
 
 /**
