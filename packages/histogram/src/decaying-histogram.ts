@@ -143,13 +143,17 @@ export class DecayingHistogram extends WeightedBuckets {
   /**
    * Moves the reference to `timeMs` rounded to a multiple of the half-life and scales all
    * weights by the matching power of two. From Go's zero time (the very first sample) the
-   * factor underflows to 0, which leaves an empty histogram empty.
+   * factor underflows to 0, which leaves an empty histogram empty; so a histogram holding
+   * no weight (every first sample of a recommender's first cycle, 40,000 at 10,000 VPAs)
+   * only moves its reference, without working out a factor that scales nothing.
    */
   private shiftReference(timeMs: number): void {
     const newReference = roundLikeGo(timeMs, this.halfLifeMs);
-    const halfLives =
-      elapsedNanosLikeGo(newReference, this.reference) / this.halfLifeNanos();
-    this.scaleWeights(2 ** Math.floor(halfLives + 0.5));
+    if (!this.holdsNoWeight()) {
+      const halfLives =
+        elapsedNanosLikeGo(newReference, this.reference) / this.halfLifeNanos();
+      this.scaleWeights(2 ** Math.floor(halfLives + 0.5));
+    }
     this.reference = newReference;
     this.memoTimeMs = Number.NaN;
   }

@@ -70,6 +70,15 @@ export abstract class WeightedBuckets {
   }
 
   /**
+   * True when scaling would change nothing but the change count: no bucket between the min
+   * and the max bucket (they are crossed only when nothing weighs epsilon) and no total,
+   * not even a residue below epsilon. A new or cleared histogram is so.
+   */
+  protected holdsNoWeight(): boolean {
+    return this.min > this.max && this.total === 0;
+  }
+
+  /**
    * The upper edge of the bucket where the cumulative weight first reaches p * totalWeight
    * (the start of the open-ended last bucket for that one); 0 for an empty histogram. Any p
    * is accepted: p <= 0 gives the end of the min bucket, p >= 1 the end of the max bucket.
@@ -289,8 +298,12 @@ export abstract class WeightedBuckets {
     const end = Math.max(to, oldEnd);
     if (start === this.windowStart && end === oldEnd) return;
     const widened = zeroWeights(end - start + 1);
+    const weights = this.weights;
     const offset = this.windowStart - start;
-    this.weights.forEach((weight, slot) => (widened[offset + slot] = weight));
+    // A counted loop, not forEach with a closure: a recommender's first cycle widens tens
+    // of thousands of windows while this code is still cold.
+    for (let slot = 0; slot < weights.length; slot++)
+      widened[offset + slot] = weights[slot] ?? 0;
     this.weights = widened;
     this.windowStart = start;
   }
@@ -344,9 +357,23 @@ const CUMULATIVE: {
   sums: Float64Array;
 } = { of: undefined, changes: 0, sums: new Float64Array(256) };
 
-/** Exactly `length` slots: growing arrays by push or spread would leave spare capacity. */
+/**
+ * Zeros held as unboxed doubles (the literal's 0.5 makes V8 pick double elements, which
+ * storing 0 keeps), grown when a longer window is asked for.
+ */
+const doubleZeros = [0.5];
+doubleZeros.pop();
+
+/**
+ * Exactly `length` zeros, as doubles from the start. A slice of a double array is one
+ * allocation of its exact length; `new Array(length).fill(0)` made small-integer elements
+ * that the first weight stored turned into doubles, a second allocation per window (a
+ * first recommender cycle makes one or more windows for each of its 40,000 histograms).
+ * Growing by push or spread would leave spare capacity.
+ */
 function zeroWeights(length: number): number[] {
-  return new Array<number>(length).fill(0);
+  while (doubleZeros.length < length) doubleZeros.push(0);
+  return doubleZeros.slice(0, length);
 }
 
 /** `value - amount`, or exactly 0 when that drops below epsilon. */
