@@ -799,22 +799,12 @@ export class ClusterModel {
     const merged = new Map<string, AggregateContainerState>();
     const vpa = this.vpas.get(vpaKey);
     if (vpa === undefined) return merged;
-    const into = (containerName: string, state: AggregateContainerState) => {
-      let target = merged.get(containerName);
-      if (target === undefined) {
-        target = take();
-        merged.set(containerName, target);
-      }
-      target.merge(state);
-    };
-    for (const [, aggregate] of inKeyOrder(
+    for (const aggregate of valuesInKeyOrder(
       this.selectedBy(this.aggregates, vpa),
-    )) {
-      into(aggregate.containerName, aggregate.state);
-    }
-    for (const [containerName, state] of vpa.initialState) {
-      into(containerName, state);
-    }
+    ))
+      mergeInto(merged, aggregate.containerName, aggregate.state, take);
+    for (const [containerName, state] of vpa.initialState)
+      mergeInto(merged, containerName, state, take);
     return merged;
   }
 
@@ -841,21 +831,22 @@ export class ClusterModel {
    * Live containers of the pods the VPA selects, with their current memory window, so the
    * checkpoint writer can leave the window's peak out.
    */
-  liveContainersOfVpa(vpaKey: string): {
-    readonly containerName: string;
-    readonly state: ContainerState;
-    /** The clock its window's times are on; undefined: real time. */
-    readonly clock: HistoryClock | undefined;
-  }[] {
+  forEachLiveContainerOfVpa(
+    vpaKey: string,
+    visit: (
+      containerName: string,
+      state: ContainerState,
+      /** The clock its window's times are on; undefined: real time. */
+      clock: HistoryClock | undefined,
+    ) => void,
+  ): void {
     const vpa = this.vpas.get(vpaKey);
-    if (vpa === undefined) return [];
-    const live = [];
-    for (const [, pod] of this.selectedBy(this.pods, vpa)) {
-      for (const [containerName, { state, feeds }] of pod.containers) {
-        live.push({ containerName, state, clock: feeds.clock });
-      }
-    }
-    return live;
+    if (vpa === undefined) return;
+    // Visited, not listed: a list of 500,000 containers a cycle at 100,000 VPAs was a
+    // twentieth of what a steady cycle allocated.
+    for (const [, pod] of this.selectedBy(this.pods, vpa))
+      for (const [containerName, { state, feeds }] of pod.containers)
+        visit(containerName, state, feeds.clock);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -1079,9 +1070,31 @@ function where(
  * others copied and sorted. Copying and sorting every VPA's selection twice a cycle was a
  * tenth of a steady cycle's allocation at 10,000 VPAs.
  */
-function inKeyOrder<V>(entries: Iterable<[string, V]>): Iterable<[string, V]> {
-  if (entries instanceof Map && ascending(entries.keys())) return entries;
-  return [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * The values of `entries` in key order. A Map already in order gives its values as they
+ * are: its entries' [key, value] pairs were one array per aggregate merged, twice a cycle.
+ */
+function valuesInKeyOrder<V>(entries: Iterable<[string, V]>): Iterable<V> {
+  if (entries instanceof Map && ascending(entries.keys()))
+    return (entries as Map<string, V>).values();
+  return [...entries]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, value]) => value);
+}
+
+/** Merges `state` into `merged`'s aggregate for `containerName`, taking one if it has none. */
+function mergeInto(
+  merged: Map<string, AggregateContainerState>,
+  containerName: string,
+  state: AggregateContainerState,
+  take: () => AggregateContainerState,
+): void {
+  let target = merged.get(containerName);
+  if (target === undefined) {
+    target = take();
+    merged.set(containerName, target);
+  }
+  target.merge(state);
 }
 
 function ascending(keys: Iterable<string>): boolean {

@@ -37,6 +37,9 @@ interface Selection<V> {
   readonly groups: readonly LabelGroup<V>[];
 }
 
+/** What selects nothing gets: one shared empty list, never written to. */
+const NOTHING_SELECTED: readonly [string, never][] = [];
+
 /**
  * A Map of pods or aggregates that also answers "which entries does this VPA select?"
  * without scanning. Entries are grouped by namespace and label set; a selector is tested
@@ -101,9 +104,11 @@ export class LabelIndexedMap<V extends Labelled> extends Map<string, V> {
   ): Iterable<[string, V]> {
     const groups = this.selectedGroups(namespace, matcher, requiredLabel);
     // A VPA mostly selects one label set (its workload's): hand that group out as it is.
-    const [only, ...more] = groups;
-    if (only === undefined) return [];
-    if (more.length === 0) return only.entries;
+    // Indexed, not destructured: `[only, ...more]` made an iterator and an array on each of
+    // the three calls per VPA a cycle (300,000 at 100,000 VPAs).
+    const only = groups[0];
+    if (only === undefined) return NOTHING_SELECTED;
+    if (groups.length === 1) return only.entries;
     return groups.flatMap((group) => [...group.entries]);
   }
 

@@ -160,14 +160,13 @@ describe('label set plans', () => {
             expect(model.matchingPodCount(key)).toBe(
               fresh.matchingPodCount(key),
             );
-            const clocks = (of: ClusterModel) =>
-              of
-                .liveContainersOfVpa(key)
-                .map(
-                  ({ containerName, clock }) =>
-                    `${containerName} ${clock === undefined}`,
-                )
-                .sort();
+            const clocks = (of: ClusterModel) => {
+              const seen: string[] = [];
+              of.forEachLiveContainerOfVpa(key, (containerName, _, clock) =>
+                seen.push(`${containerName} ${clock === undefined}`),
+              );
+              return seen.sort();
+            };
             expect(clocks(model)).toEqual(clocks(fresh));
           }
           // Every container feeds an aggregate the model holds (none collected under it).
@@ -178,8 +177,9 @@ describe('label set plans', () => {
               .map(({ state }) => state),
           );
           for (const key of model.vpaKeys())
-            for (const { state } of model.liveContainersOfVpa(key))
-              expect(held.has(state.aggregate)).toBe(true);
+            model.forEachLiveContainerOfVpa(key, (_, state) =>
+              expect(held.has(state.aggregate)).toBe(true),
+            );
         },
       ),
       { numRuns: 300 },

@@ -40,9 +40,7 @@ function checkpointsOf(
   merged: ReadonlyMap<string, AggregateContainerState>,
   nowMs: number,
 ): VerticalPodAutoscalerCheckpoint[] {
-  for (const { containerName, state, clock } of model.liveContainersOfVpa(
-    vpa.key,
-  )) {
+  model.forEachLiveContainerOfVpa(vpa.key, (containerName, state, clock) => {
     const aggregate = merged.get(containerName);
     // The window is on the container's history clock when its strategy keeps one.
     if (
@@ -51,7 +49,7 @@ function checkpointsOf(
     ) {
       aggregate.subtractMemoryPeak(state.windowEndMs, state.currentPeakBytes);
     }
-  }
+  });
   // A strategy's own state rides in an annotation: upstream reads only spec and status.
   const annotationsOf = (containerName: string) => {
     const live = vpa.strategy.live.get(containerName);
