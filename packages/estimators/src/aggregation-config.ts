@@ -23,21 +23,17 @@ export const DEFAULT_AGGREGATION_CONFIG: AggregationConfig = Object.freeze({
   oomMinBumpUpBytes: 100 * 1024 * 1024,
 });
 
-/** Throws a RangeError naming the first unusable setting. */
+/**
+ * Throws a RangeError naming the first unusable setting. Every new aggregate checks its
+ * config (20,000 on a recommender's first cycle at 10,000 VPAs): one call per setting
+ * rather than a loop over a list of keys made per call, which cold code walked through an
+ * iterator.
+ */
 export function requireValidAggregationConfig(config: AggregationConfig): void {
-  const positive: (keyof AggregationConfig)[] = [
-    'memoryAggregationIntervalMs',
-    'cpuHistogramDecayHalfLifeMs',
-    'memoryHistogramDecayHalfLifeMs',
-    'oomBumpUpRatio',
-  ];
-  for (const key of positive) {
-    if (!(Number.isFinite(config[key]) && config[key] > 0)) {
-      throw new RangeError(
-        `${key} must be a finite number > 0, got ${config[key]}`,
-      );
-    }
-  }
+  requirePositive(config, 'memoryAggregationIntervalMs');
+  requirePositive(config, 'cpuHistogramDecayHalfLifeMs');
+  requirePositive(config, 'memoryHistogramDecayHalfLifeMs');
+  requirePositive(config, 'oomBumpUpRatio');
   if (
     !(
       Number.isSafeInteger(config.memoryAggregationIntervalCount) &&
@@ -55,6 +51,17 @@ export function requireValidAggregationConfig(config: AggregationConfig): void {
   ) {
     throw new RangeError(
       `oomMinBumpUpBytes must be a finite number >= 0, got ${config.oomMinBumpUpBytes}`,
+    );
+  }
+}
+
+function requirePositive(
+  config: AggregationConfig,
+  key: keyof AggregationConfig,
+): void {
+  if (!(Number.isFinite(config[key]) && config[key] > 0)) {
+    throw new RangeError(
+      `${key} must be a finite number > 0, got ${config[key]}`,
     );
   }
 }
