@@ -37,20 +37,34 @@ export class SelectingVpas {
     }
   }
 
-  /** The keys of the VPAs of `namespace` whose selector matches `labels`, sorted. */
+  /**
+   * The keys of the VPAs of `namespace` whose selector matches `labels`, sorted. Called
+   * once per new label set (10,000 on a first cycle at 10,000 VPAs), while the code is
+   * cold: no closure, and the list sorted only when it holds more than one key.
+   */
   keysSelecting(namespace: string, labels: Labels): string[] {
     const vpas = this.namespaces.get(namespace);
     if (vpas === undefined) return [];
     const keys: string[] = [];
-    const test = (candidates: readonly TrackedVpa[] | undefined) => {
-      for (const vpa of candidates ?? [])
-        if (vpa.podSelector?.matches(labels)) keys.push(vpa.key);
-    };
-    test(vpas.unkeyed);
+    addMatching(vpas.unkeyed, labels, keys);
     // A label set holds each key once, and a VPA is keyed by one pair: no VPA comes twice.
-    for (const key in labels)
-      test(vpas.byLabel.get(labelPair(key, labels[key] ?? '')));
-    return keys.sort();
+    for (const key in labels) {
+      const keyed = vpas.byLabel.get(labelPair(key, labels[key] ?? ''));
+      if (keyed !== undefined) addMatching(keyed, labels, keys);
+    }
+    return keys.length > 1 ? keys.sort() : keys;
+  }
+}
+
+/** Adds to `keys` the keys of the `candidates` whose selector matches `labels`. */
+function addMatching(
+  candidates: readonly TrackedVpa[],
+  labels: Labels,
+  keys: string[],
+): void {
+  for (let index = 0; index < candidates.length; index++) {
+    const vpa = candidates[index];
+    if (vpa?.podSelector?.matches(labels) === true) keys.push(vpa.key);
   }
 }
 
