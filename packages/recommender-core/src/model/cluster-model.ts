@@ -496,12 +496,16 @@ export class ClusterModel {
         ? sample
         : { ...sample, timeMs: clock.sample(sample.timeMs) },
     );
-    if (used)
-      for (const { state } of container.feeds.live)
-        if (sample.resource === 'cpu')
-          state.addCpu(sample.timeMs, sample.usage);
-        else state.addMemory(sample.timeMs, sample.usage);
-    return used;
+    if (!used) return false;
+    // Indexed: a for-of made an iterator and its results for each of a first cycle's
+    // 100,000 samples while this code was still cold, most of them over an empty list.
+    const { live } = container.feeds;
+    for (let index = 0; index < live.length; index++) {
+      const state = live[index]?.state;
+      if (sample.resource === 'cpu') state?.addCpu(sample.timeMs, sample.usage);
+      else state?.addMemory(sample.timeMs, sample.usage);
+    }
+    return true;
   }
 
   /**
