@@ -55,6 +55,11 @@ export {
   type ReplicaOwner,
 } from './replica-groups.js';
 export {
+  groupReplicas,
+  type ReplicaGrouping,
+  type ReplicaMembers,
+} from './replica-grouping.js';
+export {
   asksInPlaceBelowMinReplicas,
   IN_PLACE_BELOW_MIN_REPLICAS_ANNOTATION,
 } from './in-place-below-min-replicas.js';

@@ -6,16 +6,12 @@ import {
   type VerticalPodAutoscaler,
 } from '@tandem/vpa-api';
 import { UPDATER_DEFAULTS, withDefaults } from './defaults.js';
-import {
-  replicaOwner,
-  replicaOwnerKey,
-  ReplicaOwnerKind,
-  type ReplicaOwner,
-} from './replica-groups.js';
+import { ReplicaOwnerKind, type ReplicaOwner } from './replica-groups.js';
+import { groupReplicas, type ReplicaGrouping } from './replica-grouping.js';
 import { asksInPlaceBelowMinReplicas } from './in-place-below-min-replicas.js';
 import { resizeFallback } from './resize-fallback.js';
 import { isResizeOngoing, readResizeState } from './resize-state.js';
-import { isLivePod, isPending, podId, type UpdaterPod } from './updater-pod.js';
+import { isPending, podId, type UpdaterPod } from './updater-pod.js';
 
 const RESTART_CONTAINER = 'RestartContainer';
 
@@ -70,6 +66,11 @@ export interface UpdateRestrictionInput {
    * `pkg/updater/restriction/pods_restriction_factory.go`), but only for it.
    */
   unboosting?: boolean;
+  /**
+   * `groupReplicas(pods, ownerOf)` when the caller keeps it from an earlier cycle (the
+   * same pod objects and owners); `pods` and `ownerOf` are not read then.
+   */
+  grouping?: ReplicaGrouping;
 }
 
 /** One replica group's counts (upstream `singleGroupStats`). */
@@ -103,7 +104,9 @@ export interface ReplicaGroupStats {
  */
 export class UpdateRestriction {
   private constructor(
-    private readonly groupByPod: ReadonlyMap<string, ReplicaGroupStats>,
+    private readonly grouping: ReplicaGrouping,
+    /** By group of `grouping`; undefined for a group the updater leaves alone. */
+    private readonly stats: readonly (ReplicaGroupStats | undefined)[],
     /** The cycle's time, against which unfinished resizes are judged. */
     readonly cycleTime: Date,
     private readonly skipBudgetForInPlace: boolean,
@@ -133,70 +136,78 @@ export class UpdateRestriction {
     const required =
       input.vpa.spec.updatePolicy?.minReplicas ?? options.minReplicas;
 
-    const members = new Map<
-      string,
-      { owner: ReplicaOwner; pods: UpdaterPod[] }
-    >();
-    for (const pod of input.pods.filter(isLivePod)) {
-      const owner = (input.ownerOf ?? replicaOwner)(pod);
-      if (owner === undefined) continue;
-      const key = replicaOwnerKey(owner);
-      const group = members.get(key) ?? { owner, pods: [] };
-      group.pods.push(pod);
-      members.set(key, group);
-    }
+    const grouping = input.grouping ?? groupReplicas(input.pods, input.ownerOf);
+    const stats = grouping.groups.map(
+      ({ owner, pods, pending, resizing }): ReplicaGroupStats | undefined => {
+        const live = pods.length;
+        const singleReplicaAllowed =
+          options.allowSingleReplica && live === 1 && !inPlaceOnlyBelowMin;
+        const belowMinReplicas = live < required && !singleReplicaAllowed;
+        const unboostOnly =
+          belowMinReplicas &&
+          !skipBudgetForInPlace &&
+          !inPlaceOnlyBelowMin &&
+          input.unboosting === true &&
+          pods.some(hasStartupBoostAnnotation);
+        if (
+          belowMinReplicas &&
+          !skipBudgetForInPlace &&
+          !inPlaceOnlyBelowMin &&
+          !unboostOnly
+        )
+          return undefined;
+        const configured =
+          !('scalable' in owner) && owner.kind === ReplicaOwnerKind.Job
+            ? live
+            : input.configuredReplicas(owner);
+        if (configured === undefined || !(configured > 0)) return undefined;
+        return {
+          owner,
+          configured,
+          tolerance: Math.trunc(configured * options.evictionTolerance),
+          running: live - pending,
+          pending,
+          resizing,
+          evicted: 0,
+          resizedInPlace: 0,
+          minReplicas: required,
+          belowMinReplicas,
+          unboostOnly,
+        };
+      },
+    );
+    return new UpdateRestriction(
+      grouping,
+      stats,
+      input.now,
+      skipBudgetForInPlace,
+    );
+  }
 
-    const groupByPod = new Map<string, ReplicaGroupStats>();
-    for (const { owner, pods } of members.values()) {
-      const live = pods.length;
-      const singleReplicaAllowed =
-        options.allowSingleReplica && live === 1 && !inPlaceOnlyBelowMin;
-      const belowMinReplicas = live < required && !singleReplicaAllowed;
-      const unboostOnly =
-        belowMinReplicas &&
-        !skipBudgetForInPlace &&
-        !inPlaceOnlyBelowMin &&
-        input.unboosting === true &&
-        pods.some(hasStartupBoostAnnotation);
-      if (
-        belowMinReplicas &&
-        !skipBudgetForInPlace &&
-        !inPlaceOnlyBelowMin &&
-        !unboostOnly
-      )
-        continue;
-      const configured =
-        !('scalable' in owner) && owner.kind === ReplicaOwnerKind.Job
-          ? live
-          : input.configuredReplicas(owner);
-      if (configured === undefined || !(configured > 0)) continue;
-      const pending = pods.filter(isPending).length;
-      const stats: ReplicaGroupStats = {
-        owner,
-        configured,
-        tolerance: Math.trunc(configured * options.evictionTolerance),
-        running: live - pending,
-        pending,
-        resizing: pods.filter(isResizeOngoing).length,
-        evicted: 0,
-        resizedInPlace: 0,
-        minReplicas: required,
-        belowMinReplicas,
-        unboostOnly,
-      };
-      for (const pod of pods) groupByPod.set(podId(pod), stats);
-    }
-    return new UpdateRestriction(groupByPod, input.now, skipBudgetForInPlace);
+  /**
+   * The pod's group counts, found by its id as the caller's pod object may be a copy; a
+   * pod listed in several groups counts in the last one that has counts.
+   */
+  private statsOf(pod: UpdaterPod): ReplicaGroupStats | undefined {
+    const id = podId(pod);
+    const shared = this.grouping.sharedIds.get(id);
+    if (shared !== undefined)
+      return shared.reduce<ReplicaGroupStats | undefined>(
+        (found, index) => this.stats[index] ?? found,
+        undefined,
+      );
+    const index = this.grouping.groupIndex.get(id);
+    return index === undefined ? undefined : this.stats[index];
   }
 
   /** Whether the pod belongs to a replica group the updater may act on at all. */
   isGrouped(pod: UpdaterPod): boolean {
-    return this.groupByPod.has(podId(pod));
+    return this.statsOf(pod) !== undefined;
   }
 
   /** A copy of the pod's group counts, or undefined when it has no group. */
   groupOf(pod: UpdaterPod): Readonly<ReplicaGroupStats> | undefined {
-    const group = this.groupByPod.get(podId(pod));
+    const group = this.statsOf(pod);
     return group && { ...group };
   }
 
@@ -211,7 +222,7 @@ export class UpdateRestriction {
 
   /** Why `canEvict` refuses the pod, with the group's numbers; undefined when it may go. */
   whyNotEvictable(pod: UpdaterPod): string | undefined {
-    const group = this.groupByPod.get(podId(pod));
+    const group = this.statsOf(pod);
     if (group === undefined)
       return "the pod is in no replica group the updater may disrupt (fewer live pods than minReplicas, or its owner's replicas unknown)";
     if (isPending(pod)) return undefined;
@@ -228,7 +239,7 @@ export class UpdateRestriction {
 
   /** Counts an eviction the API server accepted (a Pending pod was not running: no count). */
   recordEviction(pod: UpdaterPod): void {
-    const group = this.groupByPod.get(podId(pod));
+    const group = this.statsOf(pod);
     if (group !== undefined && !isPending(pod)) group.evicted += 1;
   }
 
@@ -238,7 +249,7 @@ export class UpdateRestriction {
    * resize is already under way is `decideInPlaceUpdate`'s concern.
    */
   canResizeInPlace(pod: UpdaterPod): boolean {
-    const group = this.groupByPod.get(podId(pod));
+    const group = this.statsOf(pod);
     if (group === undefined || isPending(pod) || group.unboostOnly)
       return false;
     if (this.skipBudgetForInPlace && !restartsAContainer(pod)) return true;
@@ -251,7 +262,7 @@ export class UpdateRestriction {
    * already resizing, and its group can afford a resize.
    */
   canUnboost(pod: UpdaterPod): boolean {
-    const group = this.groupByPod.get(podId(pod));
+    const group = this.statsOf(pod);
     if (group === undefined || isPending(pod) || isResizeOngoing(pod))
       return false;
     return isDisruptable(group);
@@ -259,7 +270,7 @@ export class UpdateRestriction {
 
   /** Counts an in-place resize the API server accepted. */
   recordInPlace(pod: UpdaterPod): void {
-    const group = this.groupByPod.get(podId(pod));
+    const group = this.statsOf(pod);
     if (group !== undefined) group.resizedInPlace += 1;
   }
 }
