@@ -4,7 +4,6 @@ import {
   decideInPlaceUpdate,
   decidePodUpdate,
   orderForUpdate,
-  replicaOwner,
   replicaOwnerKey,
   updaterStrategy,
   UpdateRestriction,
@@ -34,6 +33,7 @@ import {
   type PodUpdateScope,
 } from './pod-updates.js';
 import { UpdaterEventReason } from './event-reasons.js';
+import { keptReplicaGrouping } from './kept-replica-grouping.js';
 import { tellNotUpdated } from './pod-events.js';
 import type { PodEvaluations } from './pod-evaluations.js';
 import { unboostPods } from './unboost.js';
@@ -110,10 +110,8 @@ export async function updateVpa(
     settings.featureGates[FeatureGate.CPUStartupBoost] === true &&
     hasStartupBoost(vpa);
   const namespace = vpa.metadata?.namespace ?? '';
-  const owners = new Map<UpdaterPod, ReplicaOwner | undefined>();
-  for (const { controller, pods: owned } of groups)
-    for (const pod of owned) owners.set(pod, replicaOwner(pod, controller));
-  const configured = await replicaCounts(context, owners.values());
+  const { grouping, owners } = keptReplicaGrouping(groups);
+  const configured = await replicaCounts(context, owners);
   const limitRanges = context.limitRanges(namespace);
   const scope: PodUpdateScope = {
     vpa,
@@ -122,7 +120,7 @@ export async function updateVpa(
       pods,
       now,
       configuredReplicas: (owner) => configured.get(replicaOwnerKey(owner)),
-      ownerOf: (pod) => owners.get(pod),
+      grouping,
       options: settings.restriction,
       unboosting,
     }),
@@ -301,14 +299,12 @@ function candidateOf(
  */
 async function replicaCounts(
   context: VpaUpdateContext,
-  owners: Iterable<ReplicaOwner | undefined>,
+  owners: readonly ReplicaOwner[],
 ): Promise<Map<string, number | undefined>> {
-  const distinct = new Map<string, ReplicaOwner>();
-  for (const owner of owners)
-    if (owner !== undefined) distinct.set(replicaOwnerKey(owner), owner);
   const counts = new Map<string, number | undefined>();
   await Promise.all(
-    [...distinct].map(async ([key, owner]) => {
+    owners.map(async (owner) => {
+      const key = replicaOwnerKey(owner);
       try {
         counts.set(key, await context.configuredReplicas(owner));
       } catch (error) {
