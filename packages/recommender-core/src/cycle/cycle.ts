@@ -430,16 +430,18 @@ async function updateVpas(
     tracked: TrackedVpa;
     status: VerticalPodAutoscalerStatus;
   }[] = [];
+  // The same for every VPA: made once a cycle, not 100,000 times.
+  const statusOptions = {
+    nowMs,
+    recommender: context.settings.recommenderConfig,
+    format: context.settings.recommendationFormat,
+    globalMaxAllowed: context.settings.globalMaxAllowed,
+    integerCpuPostProcessor: context.settings.integerCpuPostProcessor,
+    largestNodeAllocatable: largestNode,
+  };
   for (const key of context.state.model.vpaKeys()) {
     const tracked = context.state.model.vpa(key);
-    const status = computeVpaStatus(context.state.model, key, {
-      nowMs,
-      recommender: context.settings.recommenderConfig,
-      format: context.settings.recommendationFormat,
-      globalMaxAllowed: context.settings.globalMaxAllowed,
-      integerCpuPostProcessor: context.settings.integerCpuPostProcessor,
-      largestNodeAllocatable: largestNode,
-    });
+    const status = computeVpaStatus(context.state.model, key, statusOptions);
     if (tracked === undefined || status === undefined) continue;
     const podCount = context.state.model.matchingPodCount(key);
     vpaObjects.add({

@@ -1,5 +1,6 @@
 import {
   ConditionType,
+  type ObjectMeta,
   type VerticalPodAutoscaler,
   VPA_API_VERSION,
   VPA_CHECKPOINT_KIND,
@@ -50,31 +51,38 @@ function checkpointsOf(
       aggregate.subtractMemoryPeak(state.windowEndMs, state.currentPeakBytes);
     }
   });
-  // A strategy's own state rides in an annotation: upstream reads only spec and status.
-  const annotationsOf = (containerName: string) => {
-    const live = vpa.strategy.live.get(containerName);
-    return live === undefined || live.state.empty
-      ? {}
-      : {
-          annotations: {
-            [STRATEGY_STATE_ANNOTATION]: encodeStrategyState(
-              live.strategy,
-              live.state,
-            ),
-          },
-        };
-  };
   return [...merged.keys()].sort().map((containerName) => ({
     apiVersion: VPA_API_VERSION,
     kind: VPA_CHECKPOINT_KIND,
-    metadata: {
-      name: `${vpa.name}-${containerName}`,
-      namespace: vpa.namespace,
-      ...annotationsOf(containerName),
-    },
+    metadata: checkpointMetadata(vpa, containerName),
     spec: { vpaObjectName: vpa.name, containerName },
     status: merged.get(containerName)?.saveCheckpoint(nowMs),
   }));
+}
+
+/**
+ * A strategy's own state rides in an annotation: upstream reads only spec and status.
+ * Without one the metadata is built as it is, not spread from an empty object (200,000
+ * checkpoints a cycle at 100,000 VPAs).
+ */
+function checkpointMetadata(
+  vpa: TrackedVpa,
+  containerName: string,
+): ObjectMeta {
+  const name = `${vpa.name}-${containerName}`;
+  const live = vpa.strategy.live.get(containerName);
+  if (live === undefined || live.state.empty)
+    return { name, namespace: vpa.namespace };
+  return {
+    name,
+    namespace: vpa.namespace,
+    annotations: {
+      [STRATEGY_STATE_ANNOTATION]: encodeStrategyState(
+        live.strategy,
+        live.state,
+      ),
+    },
+  };
 }
 
 function isFetchingHistory(vpa: VerticalPodAutoscaler): boolean {
