@@ -31,12 +31,12 @@ interface Kept extends VpaReplicaGrouping {
 const kept = new WeakMap<UpdaterPod, Kept>();
 
 /**
- * A VPA's pods (in groups of one top-most controller) by replica group
- * (`groupReplicas`, each pod's owner from `replicaOwner` with its group's controller) and
- * their distinct owners,
- * kept while the VPA's pass is handed the same pod objects with the same controllers: the
- * caches replace a pod object when it changes, so an unchanged workload is grouped once,
- * not once per cycle (a `Map` entry and an owner object for every pod of the cluster).
+ * A VPA's pods (in groups of one top-most controller) by replica group (`groupReplicas`,
+ * each pod's owner from `replicaOwner` with its group's controller) and their distinct
+ * owners, kept while the VPA's pass is handed the same pod objects with the same
+ * controllers: the caches replace a pod object when it changes, so an unchanged workload
+ * is grouped once, not once per cycle (a `Map` entry and an owner object for every pod of
+ * the cluster, each cycle).
  */
 export function keptReplicaGrouping(
   groups: readonly PodGroup<ControllerReference>[],
@@ -46,6 +46,10 @@ export function keptReplicaGrouping(
   const last = kept.get(first);
   if (last !== undefined && sameGroups(last.groups, groups)) return last;
   const grouped = groupedAfresh(groups);
+  // A pod that led the VPA's list before may come later now: its entry would keep the
+  // pods of its snapshot alive as long as it lives.
+  for (const { pods } of groups)
+    for (const pod of pods) if (pod !== first) kept.delete(pod);
   kept.set(first, {
     ...grouped,
     groups: groups.map(({ controller, pods }) => ({
