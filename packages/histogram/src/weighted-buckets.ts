@@ -181,7 +181,12 @@ export abstract class WeightedBuckets {
    */
   protected clearWeights(): void {
     this.changes++;
-    this.weights.fill(0);
+    // A loop, not `fill(0)`: V8's fill gives a double array new small-integer storage,
+    // which the next weight stored turns back into doubles, two allocations per clear
+    // (the recommender clears and merges into its scratch aggregates twice per VPA and
+    // container a cycle: 0.9 GiB a steady cycle at 100,000 VPAs).
+    const weights = this.weights;
+    for (let slot = 0; slot < weights.length; slot++) weights[slot] = 0;
     this.total = 0;
     this.min = this.options.numBuckets - 1;
     this.max = 0;
