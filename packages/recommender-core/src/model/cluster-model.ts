@@ -1069,14 +1069,11 @@ function where(
 }
 
 /**
- * `entries` in key order: one label set's entries already in that order (a single-container
- * workload's, or one whose containers were first seen in name order) as they are, any
- * others copied and sorted. Copying and sorting every VPA's selection twice a cycle was a
- * tenth of a steady cycle's allocation at 10,000 VPAs.
- */
-/**
- * The values of `entries` in key order. A Map already in order gives its values as they
- * are: its entries' [key, value] pairs were one array per aggregate merged, twice a cycle.
+ * The values of `entries` in key order: one label set's entries already in that order (a
+ * single-container workload's, or one whose containers were first seen in name order) as
+ * they are, any others copied and sorted. Copying and sorting every VPA's selection twice a
+ * cycle was a tenth of a steady cycle's allocation at 10,000 VPAs; the values, not the
+ * entries' [key, value] pairs, as those were one array per aggregate merged.
  */
 function valuesInKeyOrder<V>(entries: Iterable<[string, V]>): Iterable<V> {
   if (entries instanceof Map && ascending(entries.keys()))
