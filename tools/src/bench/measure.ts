@@ -2,20 +2,29 @@ import { readFileSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
 import { medianWithSpread, type Measured } from './report.js';
 
-/** Runs one function under tinybench and returns its median latency in milliseconds. */
-export async function medianMs(
+/**
+ * One function under tinybench, `runs` times (a fresh Bench each, `timeMs` of samples after
+ * a short warm-up): the median of the runs' median latencies in milliseconds, with their
+ * spread. The spread is run to run, not sample to sample: a sample's own extremes are
+ * mostly a collection landing in it, while the question a reader asks of the figure is how
+ * far another run's median can be from it.
+ */
+export function tinybenchRuns(
   name: string,
   fn: () => void,
-  timeMs = 1000,
-): Promise<number> {
-  const bench = new Bench({
-    name,
-    time: timeMs,
-    warmupTime: Math.min(250, timeMs / 4),
+  runs: number,
+  timeMs: number,
+): Promise<Measured> {
+  return medianOfRuns(runs, async () => {
+    const bench = new Bench({
+      name,
+      time: timeMs,
+      warmupTime: Math.min(250, timeMs / 4),
+    });
+    bench.add(name, fn);
+    await bench.run();
+    return taskMedianMs(bench.tasks[0]);
   });
-  bench.add(name, fn);
-  await bench.run();
-  return taskMedianMs(bench.tasks[0]);
 }
 
 function taskMedianMs(task: Task | undefined): number {
@@ -63,9 +72,30 @@ export async function medianOfRuns(
   runs: number,
   run: () => Promise<number>,
 ): Promise<Measured> {
-  const timings: number[] = [];
-  for (let i = 0; i < runs; i += 1) timings.push(await run());
-  return medianWithSpread(timings);
+  return (await mediansOfRuns(runs, async () => ({ value: await run() })))
+    .value;
+}
+
+/**
+ * `runs` runs of a measurement that gives several figures at once (a load run's p50, p99
+ * and CPU per request): each figure's median over the runs, with its spread. The runs go
+ * one after the other, never at once, so one does not load the machine under another.
+ */
+export async function mediansOfRuns<Name extends string>(
+  runs: number,
+  run: (index: number) => Promise<Record<Name, number>>,
+): Promise<Record<Name, Measured>> {
+  if (!Number.isInteger(runs) || runs < 1)
+    throw new Error(`runs must be a whole number of at least 1, got ${runs}`);
+  const results: Record<Name, number>[] = [];
+  for (let index = 0; index < runs; index += 1) results.push(await run(index));
+  const names = Object.keys(results[0] ?? {}) as Name[];
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      medianWithSpread(results.map((result) => result[name])),
+    ]),
+  ) as Record<Name, Measured>;
 }
 
 /** The middle value (the upper one of an even count); NaN for none. */
