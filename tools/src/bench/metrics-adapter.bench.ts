@@ -11,14 +11,11 @@ import {
   KubeConfig,
 } from '@kubernetes/client-node';
 import { startControlPlane } from './control-plane.js';
-import {
-  closedLoopLoad,
-  fixedRateLoad,
-  quantile,
-  type LoadRequest,
-} from './fixed-rate-load.js';
+import { fixedRateLoad, type LoadRequest } from './fixed-rate-load.js';
+import { closedLoopRuns, fixedRateRuns } from './load-runs.js';
+import { mediansOfRuns } from './measure.js';
 import { requireEnv } from './recommender-startup.bench.js';
-import { medianWithSpread, type Figure } from './report.js';
+import type { Figure } from './report.js';
 import {
   getText,
   loopbackCertificates,
@@ -36,14 +33,17 @@ const PODS_PER_NODE = 400;
 /** Each answer is ~300 KB of JSON: rates a 2-core machine sustains next to the cluster. */
 const RATES = [20, 50];
 const TARGET_RATE = 20;
-const DURATION_MS = 10_000;
+/**
+ * Each figure is the median of RUNS runs of RUN_MS with their spread (the CPU per answer
+ * and the latencies at the target rate, of CPU_RUNS).
+ */
+const RUNS = 3;
+const RUN_MS = 6_000;
 const WARM_UP_MS = 2_000;
 const CONNECTIONS = 8;
 /** Issue 25's budget: the adapter's CPU (user + system) for one 1,000-pod answer. */
 const CPU_PER_ANSWER_TARGET_MS = 2;
-/** Runs at the target rate the CPU per answer is the median of. */
 const CPU_RUNS = 5;
-const CPU_RUN_MS = 6_000;
 const CLOSED_LOOP_CONNECTIONS = 4;
 /** Longer than the whole run, so every measured request is served from the usage cache. */
 const CACHE_TTL = '10m';
@@ -59,8 +59,9 @@ const CPU_SECONDS = 'process_cpu_seconds_total';
  * the control plane's front-proxy client certificate and `X-Remote-*` headers in
  * `system:masters` (allowed without a SubjectAccessReview), so the figures are the adapter's
  * own cost. p50 and p99 at fixed rates (target p99 ≤ 20 ms at 20 requests/s), the CPU per
- * answer at 20 requests/s (target ≤ 2 ms, issue 25; the median of a few runs), the highest
- * sustained rate with a few connections, and the adapter's heap afterwards.
+ * answer at 20 requests/s (target ≤ 2 ms, issue 25), the highest sustained rate with a few
+ * connections, each the median of a few runs with their spread, and the adapter's heap
+ * afterwards.
  *
  * `TANDEM_BENCH_ADAPTER_CPU_PROF=<dir>` runs the adapter with `--cpu-prof` into that
  * directory (the profile is written when it exits).
@@ -136,71 +137,66 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     await fixedRateLoad({ ...load, rate: 10, durationMs: WARM_UP_MS });
 
     const what = `metrics adapter, pods/* of ${PODS.toLocaleString('en-US')} pods (warm cache)`;
+    const adapterCpuMs = async () =>
+      (await scrapeValue(started.opsUrl, CPU_SECONDS)) * 1000;
     // What the adapter spends with no request at all (watch events, timers): the share of
     // the CPU per answer below that is not the answers'.
-    const restBefore = await scrapeValue(started.opsUrl, CPU_SECONDS);
-    await sleep(DURATION_MS);
-    const restCpuMsPerSecond =
-      ((await scrapeValue(started.opsUrl, CPU_SECONDS)) - restBefore) *
-      (1000 / (DURATION_MS / 1000));
+    const { rest } = await mediansOfRuns(RUNS, async () => {
+      const before = await adapterCpuMs();
+      await sleep(RUN_MS);
+      return { rest: ((await adapterCpuMs()) - before) / (RUN_MS / 1000) };
+    });
     const figures: Figure[] = [
       {
         name: `metrics adapter CPU at rest beside ${PODS.toLocaleString('en-US')} pods, no requests`,
-        value: restCpuMsPerSecond,
+        ...rest,
         unit: 'ms/s',
         target: undefined,
       },
     ];
     for (const rate of RATES) {
-      const result = await fixedRateLoad({
-        ...load,
-        rate,
-        durationMs: DURATION_MS,
-      });
-      if (result.failures > 0)
-        throw new Error(
-          `${result.failures} metrics adapter requests failed at ${rate} requests/s`,
-        );
+      const runs = await fixedRateRuns(
+        { ...load, rate },
+        {
+          runs: rate === TARGET_RATE ? CPU_RUNS : RUNS,
+          runMs: RUN_MS,
+          what: 'metrics adapter',
+          serverCpuMs: adapterCpuMs,
+        },
+      );
       figures.push(
         {
           name: `${what} at ${rate} req/s, p50`,
-          value: quantile(result.latenciesMs, 0.5),
+          ...runs.p50,
           unit: 'ms',
           target: undefined,
         },
         {
           name: `${what} at ${rate} req/s, p99`,
-          value: quantile(result.latenciesMs, 0.99),
+          ...runs.p99,
           unit: 'ms',
           target:
             rate === TARGET_RATE ? { comparison: '<=', value: 20 } : undefined,
         },
       );
+      if (rate === TARGET_RATE)
+        figures.push({
+          // The adapter's CPU (user + system) per answer at the target rate, the share of
+          // its CPU at rest included: what the latency is made of when nothing else competes.
+          name: `${what}, adapter CPU per answer at ${TARGET_RATE} req/s`,
+          ...runs.cpu,
+          unit: 'ms',
+          target: { comparison: '<=', value: CPU_PER_ANSWER_TARGET_MS },
+        });
     }
-    const closed = await closedLoopLoad({
-      ...load,
-      connections: CLOSED_LOOP_CONNECTIONS,
-      durationMs: DURATION_MS,
-    });
-    if (closed.failures > 0)
-      throw new Error(
-        `${closed.failures} metrics adapter requests failed under the closed-loop load`,
-      );
-    const cpuPerAnswer = medianWithSpread(
-      await cpuPerAnswerRuns(load, started.opsUrl),
+    const closed = await closedLoopRuns(
+      { ...load, connections: CLOSED_LOOP_CONNECTIONS },
+      { runs: RUNS, runMs: RUN_MS, what: 'metrics adapter' },
     );
     figures.push(
       {
-        // The adapter's CPU (user + system) per answer at the target rate, the share of its
-        // CPU at rest included: what the latency is made of when nothing else competes.
-        name: `${what}, adapter CPU per answer at ${TARGET_RATE} req/s`,
-        ...cpuPerAnswer,
-        unit: 'ms',
-        target: { comparison: '<=', value: CPU_PER_ANSWER_TARGET_MS },
-      },
-      {
         name: `${what}, sustained (closed loop, ${CLOSED_LOOP_CONNECTIONS} connections)`,
-        value: closed.achievedRate,
+        ...closed,
         unit: 'req/s',
         target: undefined,
       },
@@ -219,34 +215,6 @@ export async function metricsAdapterFigures(root: string): Promise<Figure[]> {
     rmSync(certDir, { recursive: true, force: true });
     await cluster.stop();
   }
-}
-
-/**
- * The adapter's CPU per answer (ms) in each of CPU_RUNS runs at the target rate, from its
- * `process_cpu_seconds_total` before and after each run.
- */
-async function cpuPerAnswerRuns(
-  load: LoadRequest,
-  opsUrl: string,
-): Promise<number[]> {
-  const runs: number[] = [];
-  for (let run = 0; run < CPU_RUNS; run += 1) {
-    const before = await scrapeValue(opsUrl, CPU_SECONDS);
-    const result = await fixedRateLoad({
-      ...load,
-      rate: TARGET_RATE,
-      durationMs: CPU_RUN_MS,
-    });
-    if (result.failures > 0)
-      throw new Error(
-        `${result.failures} metrics adapter requests failed at ${TARGET_RATE} requests/s`,
-      );
-    runs.push(
-      ((await scrapeValue(opsUrl, CPU_SECONDS)) - before) *
-        (1000 / result.latenciesMs.length),
-    );
-  }
-  return runs;
 }
 
 /** A namespace with one Deployment of PODS pods on the fake nodes, all Running and Ready. */
