@@ -1,12 +1,17 @@
 import type {
-  V1Container,
   V1ContainerStatus,
-  V1ObjectMeta,
   V1OwnerReference,
   V1Pod,
   V1PodStatus,
 } from '@kubernetes/client-node';
-import type { SharePart } from '@tandem/kube';
+import {
+  cacheMetadata,
+  podContainerResources,
+  podMetadata,
+  present,
+  type SharePart,
+  sharedOrAbsent,
+} from '@tandem/kube';
 import { PodAnnotation } from '@tandem/vpa-api';
 import type { TemplateOwner } from './pod-templates.js';
 
@@ -16,45 +21,6 @@ import type { TemplateOwner } from './pod-templates.js';
  * last-applied configuration, often the largest) is dropped.
  */
 const READ_ANNOTATIONS: readonly string[] = [PodAnnotation.originalResources];
-
-/** `object` without its undefined properties: a field the source lacks stays absent. */
-function present<T extends object>(object: T): T {
-  return Object.fromEntries(
-    Object.entries(object).filter(([, value]) => value !== undefined),
-  ) as T;
-}
-
-/** What the cache itself needs of any object: its key and its version. */
-function cacheMetadata(metadata: V1ObjectMeta | undefined): V1ObjectMeta {
-  return present({
-    name: metadata?.name,
-    namespace: metadata?.namespace,
-    resourceVersion: metadata?.resourceVersion,
-  });
-}
-
-const containerResources = (container: V1Container): V1Container =>
-  present({
-    name: container.name,
-    resources: container.resources,
-    restartPolicy: container.restartPolicy,
-  });
-
-function readAnnotations(
-  annotations: Record<string, string> | undefined,
-): Record<string, string> | undefined {
-  const kept = READ_ANNOTATIONS.flatMap((name) => {
-    const value = annotations?.[name];
-    return value === undefined ? [] : [[name, value] as const];
-  });
-  return kept.length === 0 ? undefined : Object.fromEntries(kept);
-}
-
-/** `part` shared when there is one, so that absent stays absent. */
-const sharedOrAbsent = <T extends object>(
-  share: SharePart,
-  part: T | undefined,
-): T | undefined => (part === undefined ? undefined : share(part));
 
 /** The controller reference as the template lookup reads it: kind and name. */
 function controllerReference(
@@ -96,27 +62,14 @@ export function reducedPod(pod: V1Pod, share: SharePart): V1Pod {
   const { metadata, spec, status } = pod;
   return present({
     metadata: present({
-      ...cacheMetadata(metadata),
-      labels: sharedOrAbsent(share, metadata?.labels),
-      annotations: sharedOrAbsent(
-        share,
-        readAnnotations(metadata?.annotations),
-      ),
+      ...podMetadata(metadata, share, READ_ANNOTATIONS),
       ownerReferences: sharedOrAbsent(
         share,
         controllerReference(metadata?.ownerReferences),
       ),
       deletionTimestamp: metadata?.deletionTimestamp,
     }),
-    spec:
-      spec === undefined
-        ? undefined
-        : share(
-            present({
-              containers: spec.containers.map(containerResources),
-              initContainers: spec.initContainers?.map(containerResources),
-            }),
-          ),
+    spec: podContainerResources(spec, share),
     status: status === undefined ? undefined : share(podStatus(status)),
   });
 }

@@ -31,11 +31,13 @@ export interface ClusterCaches {
   /**
    * A list+watch cache of `collection` in the app's scope, started by `start()`. Call it
    * before `start()`, and subscribe indexes before `start()` too, so the first list
-   * arrives as events.
+   * arrives as events. `reduce` is what is kept of each object (default: all but
+   * managedFields).
    */
   collection<T extends KubernetesObject>(
     collection: CachedCollection,
     fieldSelector?: string,
+    reduce?: (object: KubernetesObject) => T,
   ): ListWatchCache<T>;
   /** The VPAs' targets from the same scope (well-known kinds cached, others via `/scale`). */
   targets: VpaTargetResolution;
@@ -94,6 +96,7 @@ export function clusterCaches(options: {
     collection<T extends KubernetesObject>(
       collection: CachedCollection,
       fieldSelector?: string,
+      reduce?: (object: KubernetesObject) => T,
     ) {
       const found: { prefix: string; resource: string; clusterScoped?: true } =
         COLLECTIONS[collection];
@@ -104,6 +107,7 @@ export function clusterCaches(options: {
         path: `${prefix}${found.clusterScoped ? '' : scope}/${resource}`,
         fieldSelector,
         pageSize: listPageSize,
+        reduce,
         watch,
         onError: (error) => onError(`${collection}-cache`, error),
       });

@@ -61,6 +61,13 @@ export {
 export { withoutManagedFields } from './without-managed-fields.js';
 export { sharedParts, type SharePart } from './shared-parts.js';
 export {
+  cacheMetadata,
+  podContainerResources,
+  podMetadata,
+  present,
+  sharedOrAbsent,
+} from './reduced-parts.js';
+export {
   MEMORY_RELEASE_DELAY_MS,
   lastResortCollection,
   releaseMemoryAfterLists,

@@ -11,6 +11,7 @@ import {
   kubeConnectionOf,
   kubeGetJson,
   podMetricsSource,
+  sharedParts,
 } from '@tandem/kube';
 import {
   type CycleInputs,
@@ -19,6 +20,7 @@ import {
   type ObservedPod,
   oomsFromEvictionEvent,
   oomsFromPodUpdate,
+  recommenderPod,
 } from '@tandem/recommender-core';
 import type { Logger } from '@tandem/telemetry';
 import type { VerticalPodAutoscaler } from '@tandem/vpa-api';
@@ -52,8 +54,12 @@ export function clusterInputs(
       logger.warn({ cache }, `cache recovered: ${describeError(error)}`),
   });
   const vpas = caches.collection<KubernetesObject>('vpa');
-  // Pending pods have no usage yet and are left out, as upstream's pod informer does.
-  const pods = caches.collection<V1Pod>('pod', 'status.phase!=Pending');
+  // Pending pods have no usage yet and are left out, as upstream's pod informer does; the
+  // others are kept as the cycle reads them, their common parts held once.
+  const share = sharedParts();
+  const pods = caches.collection<V1Pod>('pod', 'status.phase!=Pending', (pod) =>
+    recommenderPod(pod, share),
+  );
   // Memory evictions count as OOMs (upstream's observer); only new events matter, so the
   // cache's initial list is read like upstream's watch replay, and updates are ignored.
   const evictions = caches.collection<CoreV1Event>('event', 'reason=Evicted');

@@ -21,6 +21,7 @@ export {
   oomsFromPodUpdate,
 } from './oom-detection.js';
 export { podSnapshotFromPod, type PodSnapshotResult } from './pod-snapshot.js';
+export { recommenderPod } from './recommender-pod.js';
 export { statusChanged } from './status-changed.js';
 export { type TrackedVpa, type VpaTarget } from './tracked-vpa.js';
 export { checkpointsForVpa } from './vpa-checkpoints.js';
