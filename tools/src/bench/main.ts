@@ -13,6 +13,7 @@ import { metricsAdapterScaleFigures } from './metrics-adapter-scale.bench.js';
 import { metricsAdapterFigures } from './metrics-adapter.bench.js';
 import { recommendationFigures } from './recommend.bench.js';
 import { recommenderCycleFigures } from './recommender-cycle.bench.js';
+import { recommenderPodCacheFigures } from './recommender-pod-cache.bench.js';
 import { recommenderScaleFigures } from './recommender-scale.bench.js';
 import { recommenderStartupFigures } from './recommender-startup.bench.js';
 import { replayFigures } from './replay.bench.js';
@@ -31,6 +32,7 @@ const groups: [string, () => Promise<Figure[]>][] = [
   ['recommend', recommendationFigures],
   ['recommender-cycle', recommenderCycleFigures],
   ['recommender-scale', recommenderScaleFigures],
+  ['recommender-pod-cache', recommenderPodCacheFigures],
   ['updater-cycle', updaterCycleFigures],
   ['cli', () => cliFigures(root)],
   ['replay', () => replayFigures(root)],
