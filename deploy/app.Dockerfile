@@ -74,7 +74,13 @@ FROM scratch
 COPY --from=runtime-base / /
 ARG APP
 ARG VERSION
-ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin NODE_ENV=production
+# The heap may grow to three quarters of the container's memory limit (ADR 0040). Node's
+# own default is about half of it (560 MiB of the manifests' 1 GiB), and a recommender
+# whose model outgrew that crashed with a heap out of memory while its container used
+# 566 MiB of its 1 GiB. Without a limit the share is of the node's memory. A pod that sets
+# NODE_OPTIONS replaces this.
+ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin NODE_ENV=production \
+  NODE_OPTIONS=--max-old-space-size-percentage=75
 WORKDIR /app
 COPY --from=prune /image/${APP} /app
 LABEL org.opencontainers.image.title="tandem-${APP}" \
