@@ -21,6 +21,7 @@ import {
   type PodSnapshotResult,
   recommendationEvent,
   statusChanged,
+  TextInterner,
   type TrackedVpa,
   vpaSelection,
 } from '../model/index.js';
@@ -432,6 +433,7 @@ async function updateVpas(
   }[] = [];
   // The same for every VPA: made once a cycle, not 100,000 times.
   const statusOptions = {
+    texts: new TextInterner(),
     nowMs,
     recommender: context.settings.recommenderConfig,
     format: context.settings.recommendationFormat,

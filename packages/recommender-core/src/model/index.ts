@@ -34,6 +34,7 @@ export {
   vpaSelection,
   type VpaSelectionOptions,
 } from './vpa-selection.js';
+export { shareWithObserved, TextInterner } from './status-sharing.js';
 export { computeVpaStatus, type VpaStatusOptions } from './vpa-status.js';
 export {
   strategySettings,

@@ -53,6 +53,8 @@ function sameResources(
   a: ResourceList | undefined,
   b: ResourceList | undefined,
 ): boolean {
+  // A list the status shares with the observed one (see shareWithObserved) is that one.
+  if (a === b) return true;
   const left = Object.entries(a ?? {});
   const right = b ?? {};
   if (left.length !== Object.keys(right).length) return false;
@@ -63,6 +65,7 @@ function sameResources(
 }
 
 function sameQuantity(a: string, b: string): boolean {
+  if (a === b) return true; // one text is one amount, or no amount at all
   try {
     return parseQuantity(a).cmp(parseQuantity(b)) === 0;
   } catch {
@@ -96,6 +99,7 @@ function sameList<T>(
   b: readonly T[] | undefined,
   same: (x: T, y: T) => boolean,
 ): boolean {
+  if (a === b) return true;
   const left = a ?? [];
   const right = b ?? [];
   return (

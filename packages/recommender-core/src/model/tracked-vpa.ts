@@ -71,21 +71,32 @@ export function trackVpa(
       ? { matcher: previous.podSelector }
       : resolveSelector(target);
   const policyError = unparseablePolicy(object);
+  const required = requiredLabel(target);
   // Named fields rather than a spread: one object literal of one shape, built in one step
   // (every VPA is tracked anew each cycle its object changes, every cycle in the benches).
+  // Equal texts are taken from `previous`: the ones made this cycle are then dropped young
+  // instead of kept, 100,000 of each at issue 25's scale.
   return {
-    key: identity.key,
-    namespace: identity.namespace,
-    name: identity.name,
+    key: previous?.key ?? identity.key,
+    namespace: previous?.namespace ?? identity.namespace,
+    name: previous?.name ?? identity.name,
     object,
     podSelector: 'matcher' in resolved ? resolved.matcher : undefined,
-    selectorText,
-    requiredLabel: requiredLabel(target),
+    selectorText: keptIfEqual(selectorText, previous?.selectorText),
+    requiredLabel: keptIfEqual(required, previous?.requiredLabel),
     unsupportedReason: 'reason' in resolved ? resolved.reason : policyError,
     policyUnusable: policyError !== undefined,
     initialState: previous?.initialState ?? new Map(),
     strategy: vpaStrategyState(object, strategies, previous?.strategy),
   };
+}
+
+/** `kept` when it is the same text as `made` (the copy to hold on to), else `made`. */
+function keptIfEqual(
+  made: string | undefined,
+  kept: string | undefined,
+): string | undefined {
+  return made === kept ? kept : made;
 }
 
 function resolveSelector(

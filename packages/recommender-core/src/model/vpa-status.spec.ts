@@ -12,6 +12,7 @@ import {
   vpaObject,
   webModel,
 } from './model.fixtures.js';
+import { TextInterner } from './status-sharing.js';
 import { checkpointsForVpa } from './vpa-checkpoints.js';
 import { computeVpaStatus } from './vpa-status.js';
 
@@ -361,6 +362,30 @@ describe('computeVpaStatus', () => {
         lastTransitionTime: NOW_TEXT,
       },
     ]);
+  });
+
+  it('given the cycle texts, writes the same JSON and shares what the observed status already holds', () => {
+    const model = webModel();
+    feedSteadyUsage(model, 'web-1', 'app', STEADY_DAY);
+    const first = computeVpaStatus(model, 'shop/web', { nowMs: NOW });
+    model.upsertVpa(
+      { ...vpaObject('web'), status: first },
+      selectorFor({ app: 'web' }),
+    );
+    feedSteadyUsage(model, 'web-1', 'app', STEADY_DAY, NOW);
+    const options = { nowMs: NOW + DAY };
+    const fresh = computeVpaStatus(model, 'shop/web', options);
+    const shared = computeVpaStatus(model, 'shop/web', {
+      ...options,
+      texts: new TextInterner(),
+    });
+
+    expect(JSON.stringify(shared)).toBe(JSON.stringify(fresh));
+    expect(shared?.conditions).toBe(first?.conditions);
+    const [was] = first?.recommendation?.containerRecommendations ?? [];
+    const [now] = shared?.recommendation?.containerRecommendations ?? [];
+    expect(now?.target).toEqual(was?.target);
+    expect(now?.target).toBe(was?.target);
   });
 
   it('is undefined for a VPA the model does not hold', () => {

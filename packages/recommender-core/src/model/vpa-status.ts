@@ -20,6 +20,7 @@ import type { ClusterModel } from './cluster-model.js';
 import { integerCpuContainers, roundUpToWholeCores } from './integer-cpu.js';
 import { capToLargestNode } from './node-cap.js';
 import { strategyRecommendations } from './strategy-recommendations.js';
+import { shareWithObserved, type TextInterner } from './status-sharing.js';
 import { nextConditions } from './vpa-conditions.js';
 
 export interface VpaStatusOptions {
@@ -33,6 +34,11 @@ export interface VpaStatusOptions {
   readonly integerCpuPostProcessor?: boolean;
   /** `--cap-recommendation-at-largest-node`: the largest node's allocatable; undefined: no cap. */
   readonly largestNodeAllocatable?: ResourceList;
+  /**
+   * One a cycle: the status shares the observed status's unchanged parts and one copy of
+   * each quantity text (see {@link shareWithObserved}); undefined: all of it made afresh.
+   */
+  readonly texts?: TextInterner;
 }
 
 /**
@@ -90,13 +96,16 @@ export function computeVpaStatus(
     options.nowMs,
   );
   const generation = vpa.object.metadata?.generation;
-  return {
+  const status: VerticalPodAutoscalerStatus = {
     // An empty list is omitted in upstream's JSON, leaving `recommendation: {}`.
     recommendation:
       containerRecommendations.length > 0 ? { containerRecommendations } : {},
     conditions,
     ...(generation === undefined ? {} : { observedGeneration: generation }),
   };
+  return options.texts === undefined
+    ? status
+    : shareWithObserved(vpa.object.status, status, options.texts);
 }
 
 /** Keeps only the resources the container's policy lets the VPA control (default cpu and memory). */
