@@ -21,7 +21,7 @@ const READ_ANNOTATIONS: readonly string[] = [PodAnnotation.originalResources];
  * The recommender caches every running pod of the cluster, and a pod as the API server
  * lists it (environment, probes, volumes, kubectl's last-applied annotation, node and
  * scheduling fields) is about 12 KiB of heap (`npm run bench -- recommender-pod-cache`):
- * 1.2 GiB at 100,000 pods, most of the process. Kept:
+ * 1.1 GiB at 100,000 pods, most of the process. Kept:
  * - for `podSnapshotFromPod`: namespace, name, labels, the original-resources annotation,
  *   each container's and init container's name, resources and restart policy, the phase,
  *   and each container status's and init container status's resources (an in-place resize);
