@@ -6,6 +6,7 @@ import {
 } from '@kubernetes/client-node';
 import { parseMemoryBytes, PodAnnotation } from '@tandem/vpa-api';
 import { isInstalledPlatform } from '../harness/cluster-env.ts';
+import { CHART_APPS } from '../harness/helm-chart-files.ts';
 import { useTestNamespace } from '../harness/namespaces.ts';
 import {
   deploymentOf,
@@ -60,14 +61,8 @@ function fingerprints(base64Pem: string | undefined): string[] {
 }
 
 const WEBHOOK_DEPLOYMENT = deploymentOf('admission-webhook');
-/** Every app `kubectl apply -k deploy/` runs, by the name `deploymentOf` takes. */
-const INSTALLED_APPS = [
-  'admission-webhook',
-  'recommender',
-  'updater',
-  'metrics-adapter',
-  'dashboard',
-];
+/** Every app `kubectl apply -k deploy/` runs, by its deploy/ folder (`deploymentOf`'s name). */
+const INSTALLED_APPS = CHART_APPS.map(({ folder }) => folder);
 /** The Secret that holds the install's webhook CA (the webhook keeps it, ADR 0017). */
 const WEBHOOK_SECRET = 'tandem-admission-webhook-certs';
 
